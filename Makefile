@@ -1,0 +1,43 @@
+# Transmute: one entry point for developers and CI. `make help` lists the targets.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+# No prompts, no signature checks the npm mirror cannot satisfy, no telemetry
+# or update checks from any tool we run.
+export COREPACK_INTEGRITY_KEYS := 0
+export COREPACK_ENABLE_DOWNLOAD_PROMPT := 0
+export NEXT_TELEMETRY_DISABLED := 1
+export DO_NOT_TRACK := 1
+export NPM_CONFIG_UPDATE_NOTIFIER := false
+export CHECKPOINT_DISABLE := 1
+# Use the Go that is installed; never fetch a newer toolchain.
+export GOTOOLCHAIN := local
+
+PNPM := pnpm
+
+.PHONY: help tools install build up test clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-8s %s\n", $$1, $$2}'
+
+tools: ## Install nats-server and ferretdb into .tools/bin; check node 20, go and pnpm
+	bash libs/devstack/bin/install-tools.sh
+
+install: tools ## Install JavaScript dependencies exactly as locked
+	@if [[ -f pnpm-lock.yaml ]]; then $(PNPM) install --frozen-lockfile; else $(PNPM) install; fi
+
+build: install ## Generate contracts and compile every package (tsc -b)
+	$(PNPM) build
+
+# Not `pnpm up`: that is pnpm's dependency-update command.
+up: build ## Run NATS, FerretDB and every service locally; prints the URL and a dev API key (Ctrl-C stops)
+	node libs/devstack/dist/cli/up.js
+
+test: build ## Run the unit, integration and e2e tests (jest)
+	$(PNPM) test
+
+clean: ## Remove build output (keeps .tools and the local platform state in .transmute)
+	rm -rf libs/*/dist services/*/dist e2e/dist coverage
+	find libs services e2e -maxdepth 2 -name '*.tsbuildinfo' -not -path '*/node_modules/*' -delete 2>/dev/null || true

@@ -1,0 +1,42 @@
+import { Subjects } from './subjects.js';
+
+/**
+ * JetStream streams for work that must not be lost. Each is a work queue:
+ * a message leaves the stream once a consumer acknowledges it.
+ */
+export interface WorkStreamDefinition {
+  name: string;
+  subjects: string[];
+  /** Window in which a repeated `Nats-Msg-Id` is dropped as a duplicate. */
+  duplicateWindowMs: number;
+}
+
+export const Streams = {
+  tasks: {
+    name: 'TASKS',
+    subjects: [Subjects.tasksImport, Subjects.tasksConvert('*'), Subjects.tasksExport],
+    duplicateWindowMs: 120_000,
+  },
+  outcomes: {
+    name: 'TASK_OUTCOMES',
+    subjects: [Subjects.tasksOutcomes],
+    duplicateWindowMs: 120_000,
+  },
+  webhooks: {
+    name: 'WEBHOOKS',
+    subjects: [Subjects.webhooksDeliver],
+    duplicateWindowMs: 120_000,
+  },
+} as const satisfies Record<string, WorkStreamDefinition>;
+
+/** Durable consumer names; one per worker pool. */
+export const Consumers = {
+  importer: 'importer',
+  converter: (family: string) => `converter-${family}`,
+  exporter: 'exporter',
+  orchestrator: 'job-orchestrator',
+  webhookDispatcher: 'webhook-dispatcher',
+} as const;
+
+/** KV bucket where each running converter family keeps its manifest. */
+export const CATALOGUE_MANIFESTS_BUCKET = 'catalogue_manifests';

@@ -1,0 +1,4 @@
+export * from './infra';
+export * from './platform';
+export { freePort, freePorts } from './net/free-ports';
+export { repoRoot } from './repo-root';

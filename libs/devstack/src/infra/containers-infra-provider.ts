@@ -1,0 +1,51 @@
+import type { StartedTestContainer } from 'testcontainers';
+import type { InfraProvider, InfraStartOptions, RunningInfra } from './infra-provider';
+
+const NATS_IMAGE = 'nats:2.10';
+const FERRETDB_IMAGE = 'ghcr.io/ferretdb/ferretdb:1.24';
+const NATS_CLIENT_PORT = 4222;
+const MONGODB_PORT = 27017;
+
+/**
+ * The same infrastructure from container images, for machines with a Docker
+ * engine (TEST_INFRA=containers). State lives inside the containers and goes
+ * with them, so `dataDir` is ignored.
+ */
+export class ContainersInfraProvider implements InfraProvider {
+  async start(_opts: InfraStartOptions = {}): Promise<RunningInfra> {
+    // Loaded lazily: testcontainers pulls in dockerode and friends, which the
+    // default local-process path never needs. require (not import()) because
+    // this is CommonJS and jest would need ESM support for a dynamic import.
+    const { GenericContainer, Wait } = require('testcontainers') as typeof import('testcontainers');
+
+    const started: StartedTestContainer[] = [];
+    const stop = async (): Promise<void> => {
+      await Promise.all(started.splice(0).map((container) => container.stop()));
+    };
+
+    try {
+      const nats = await new GenericContainer(NATS_IMAGE)
+        .withCommand(['-js'])
+        .withExposedPorts(NATS_CLIENT_PORT)
+        .withWaitStrategy(Wait.forLogMessage(/Server is ready/))
+        .start();
+      started.push(nats);
+
+      const ferretdb = await new GenericContainer(FERRETDB_IMAGE)
+        .withEnvironment({ FERRETDB_HANDLER: 'sqlite', FERRETDB_TELEMETRY: 'disable' })
+        .withExposedPorts(MONGODB_PORT)
+        .withWaitStrategy(Wait.forListeningPorts())
+        .start();
+      started.push(ferretdb);
+
+      return {
+        natsUrl: `nats://${nats.getHost()}:${nats.getMappedPort(NATS_CLIENT_PORT)}`,
+        mongoUri: `mongodb://${ferretdb.getHost()}:${ferretdb.getMappedPort(MONGODB_PORT)}/`,
+        stop,
+      };
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+  }
+}

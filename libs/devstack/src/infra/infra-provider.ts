@@ -1,0 +1,18 @@
+/** NATS (JetStream) and a MongoDB-wire store, however they were started. */
+export interface RunningInfra {
+  /** e.g. nats://127.0.0.1:PORT */
+  natsUrl: string;
+  /** e.g. mongodb://127.0.0.1:PORT/ (no database name: callers append their own). */
+  mongoUri: string;
+  /** Stops everything start() started. Safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+export interface InfraStartOptions {
+  /** Where state lives; kept after stop(). Without it, a fresh temporary folder is used and removed on stop(). */
+  dataDir?: string;
+}
+
+export interface InfraProvider {
+  start(opts?: InfraStartOptions): Promise<RunningInfra>;
+}

@@ -1,0 +1,24 @@
+import { accessSync, constants } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../repo-root';
+
+export type LocalTool = 'nats-server' | 'ferretdb';
+
+/** Where libs/devstack/bin/install-tools.sh puts the native tools. */
+export function defaultToolsBin(): string {
+  return join(repoRoot(), '.tools', 'bin');
+}
+
+/**
+ * The path of an installed tool. A missing tool is an error, never a reason to
+ * skip: tests that silently do nothing are worse than tests that fail.
+ */
+export function requireTool(toolsBin: string, tool: LocalTool): string {
+  const path = join(toolsBin, tool);
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    throw new Error(`${tool} not found at ${path}: run \`make tools\` (libs/devstack/bin/install-tools.sh)`);
+  }
+  return path;
+}

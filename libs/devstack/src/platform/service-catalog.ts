@@ -1,0 +1,59 @@
+import { freePorts } from '../net/free-ports';
+
+/** One process of the platform. */
+export interface ServiceDefinition {
+  /** Logical name: the folder under services/, or converter-<family>. */
+  name: string;
+  /** Folder under services/ holding dist/main.js. */
+  dir: string;
+  /** Port used unless the caller asks for free ports. */
+  defaultPort: number;
+  /** Variables only this process gets (e.g. its converter family). */
+  env: Record<string, string>;
+}
+
+export const GATEWAY = 'gateway';
+export const DEFAULT_GATEWAY_PORT = 8080;
+export const DEFAULT_FAMILIES: readonly string[] = ['image'];
+const FIRST_CONVERTER_PORT = 8090;
+
+const CORE_SERVICES: ReadonlyArray<readonly [name: string, port: number]> = [
+  [GATEWAY, DEFAULT_GATEWAY_PORT],
+  ['job-orchestrator', 8081],
+  ['importer', 8082],
+  ['exporter', 8083],
+  ['webhook-dispatcher', 8084],
+  ['catalogue', 8085],
+  ['mcp', 8086],
+];
+
+/** Every process to run: the core services, then one converter per family. */
+export function serviceDefinitions(families: readonly string[] = DEFAULT_FAMILIES): ServiceDefinition[] {
+  const unique = new Set(families);
+  if (unique.size !== families.length) throw new Error(`converter families listed twice: ${families.join(', ')}`);
+  return [
+    ...CORE_SERVICES.map(([name, defaultPort]) => ({ name, dir: name, defaultPort, env: {} })),
+    ...families.map((family, index) => ({
+      name: `converter-${family}`,
+      dir: 'converter',
+      defaultPort: FIRST_CONVERTER_PORT + index,
+      env: { TRANSMUTE_CONVERTER_FAMILY: family },
+    })),
+  ];
+}
+
+/**
+ * HTTP port per service name. gatewayPort 0 means "free ports for everything"
+ * (tests running side by side); any other value moves only the gateway and
+ * keeps the fixed defaults for the rest (what `make up` prints stays stable).
+ */
+export async function assignPorts(
+  services: readonly ServiceDefinition[],
+  gatewayPort: number = DEFAULT_GATEWAY_PORT,
+): Promise<Map<string, number>> {
+  if (gatewayPort === 0) {
+    const ports = await freePorts(services.length);
+    return new Map(services.map((service, i) => [service.name, ports[i] as number]));
+  }
+  return new Map(services.map((service) => [service.name, service.name === GATEWAY ? gatewayPort : service.defaultPort]));
+}

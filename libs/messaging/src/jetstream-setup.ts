@@ -1,0 +1,84 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  type JetStreamManager,
+  type NatsConnection,
+  RetentionPolicy,
+  StorageType,
+  nanos,
+} from 'nats';
+import type { WorkStreamDefinition } from '@transmute/contracts';
+import { NATS_CONNECTION } from './tokens';
+
+export interface WorkConsumerDefinition {
+  stream: WorkStreamDefinition;
+  durable: string;
+  filterSubject: string;
+  ackWaitMs: number;
+  maxDeliver: number;
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof Error && /not found/i.test(error.message);
+}
+
+/**
+ * Creates streams and durable consumers at start-up. Idempotent: every
+ * service that uses a stream ensures it, whichever starts first.
+ */
+@Injectable()
+export class JetStreamSetup {
+  private manager?: Promise<JetStreamManager>;
+
+  constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection) {}
+
+  private jsm(): Promise<JetStreamManager> {
+    this.manager ??= this.connection.jetstreamManager();
+    return this.manager;
+  }
+
+  async ensureStream(definition: WorkStreamDefinition): Promise<void> {
+    const jsm = await this.jsm();
+    const config = {
+      name: definition.name,
+      subjects: [...definition.subjects],
+      retention: RetentionPolicy.Workqueue,
+      storage: StorageType.File,
+      duplicate_window: nanos(definition.duplicateWindowMs),
+    };
+    try {
+      await jsm.streams.info(definition.name);
+      await jsm.streams.update(definition.name, config);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      await jsm.streams.add(config).catch(async (addError: unknown) => {
+        // Another replica created it between our look-up and our add.
+        if (!(addError instanceof Error && /already in use/i.test(addError.message))) throw addError;
+      });
+    }
+  }
+
+  async ensureWorkConsumer(definition: WorkConsumerDefinition): Promise<void> {
+    await this.ensureStream(definition.stream);
+    const jsm = await this.jsm();
+    const config = {
+      durable_name: definition.durable,
+      filter_subject: definition.filterSubject,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(definition.ackWaitMs),
+      max_deliver: definition.maxDeliver,
+    };
+    try {
+      await jsm.consumers.info(definition.stream.name, definition.durable);
+      await jsm.consumers.update(definition.stream.name, definition.durable, {
+        ack_wait: config.ack_wait,
+        max_deliver: config.max_deliver,
+      });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      await jsm.consumers.add(definition.stream.name, config);
+    }
+  }
+}

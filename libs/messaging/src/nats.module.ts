@@ -1,0 +1,66 @@
+import { type DynamicModule, Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { connect, type NatsConnection } from 'nats';
+import { ReadinessRegistry } from '@transmute/service-kit';
+import { JetStreamSetup } from './jetstream-setup';
+import { TaskWorkers } from './task-workers';
+import { WorkPublisher } from './work-publisher';
+import { NATS_CONNECTION } from './tokens';
+
+export { NATS_CONNECTION };
+
+export interface NatsModuleOptions {
+  url: string;
+  /** Shown in NATS monitoring; the service name. */
+  name: string;
+}
+
+/** Ties the shared connection's lifetime to the app and reports it to `/readyz`. */
+@Injectable()
+class NatsLifecycle implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('nats');
+
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
+    private readonly readiness: ReadinessRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    this.readiness.register('nats', async () => {
+      if (this.connection.isClosed()) return false;
+      await this.connection.flush();
+      return true;
+    });
+    void (async () => {
+      for await (const status of this.connection.status()) {
+        if (status.type === 'disconnect' || status.type === 'reconnect') this.logger.warn(`nats ${status.type}`);
+      }
+    })();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.connection.isClosed()) await this.connection.drain();
+  }
+}
+
+@Global()
+@Module({})
+export class NatsModule {
+  static forRoot(options: NatsModuleOptions): DynamicModule {
+    return {
+      module: NatsModule,
+      providers: [
+        {
+          provide: NATS_CONNECTION,
+          // Keeps retrying the first connection, so a service started before NATS simply waits.
+          useFactory: () =>
+            connect({ servers: options.url, name: options.name, maxReconnectAttempts: -1, waitOnFirstConnect: true }),
+        },
+        NatsLifecycle,
+        JetStreamSetup,
+        WorkPublisher,
+        TaskWorkers,
+      ],
+      exports: [NATS_CONNECTION, JetStreamSetup, WorkPublisher, TaskWorkers],
+    };
+  }
+}

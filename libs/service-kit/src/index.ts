@@ -1,0 +1,6 @@
+export * from './config';
+export * from './bootstrap';
+export * from './readiness';
+export * from './redaction';
+export * from './logging';
+export * from './service-kit.module';

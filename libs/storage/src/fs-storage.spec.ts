@@ -1,0 +1,49 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { FsStorage } from './fs-storage';
+import { storageKey } from './storage';
+
+describe('FsStorage', () => {
+  let root: string;
+  let storage: FsStorage;
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'fs-storage-'));
+    storage = new FsStorage({ root, signingKey: 'k'.repeat(32), publicUrl: 'http://127.0.0.1:8080' });
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  it('streams an object in and out', async () => {
+    const key = storageKey('jobs', 'abc', 'in.png');
+    expect(await storage.stat(key)).toBeNull();
+    const stored = await storage.put(key, Readable.from(['hello ', 'world']));
+    expect(stored.size).toBe(11);
+    expect(await storage.stat(key)).toEqual({ size: 11 });
+    expect(await text(await storage.get(key))).toBe('hello world');
+  });
+
+  it('refuses keys that leave the root', async () => {
+    await expect(storage.put('../escape', Readable.from(['x']))).rejects.toThrow('unsafe storage key');
+    expect(storageKey('jobs', '..', 'a b.png')).toBe('jobs/_/a_b.png');
+  });
+
+  it('answers NOT_FOUND for a missing object', async () => {
+    await expect(storage.get('jobs/none')).rejects.toMatchObject({ name: 'ServiceFailure', code: 5 });
+  });
+
+  it('signs upload links over method, path, expiry and Content-Type', async () => {
+    const target = await storage.presignUpload('jobs/a/in', { contentType: 'application/octet-stream', expiresInSeconds: 60 });
+    const url = new URL(target.url);
+    const expires = Number(url.searchParams.get('expires'));
+    const signature = url.searchParams.get('signature') ?? '';
+    const request = { method: 'PUT', path: url.pathname, expires, contentType: 'application/octet-stream', filename: '' };
+    expect(target.headers['Content-Type']).toBe('application/octet-stream');
+    expect(storage.signer.verify(request, signature)).toBe('valid');
+    expect(storage.signer.verify({ ...request, contentType: 'image/png' }, signature)).toBe('invalid');
+    expect(storage.signer.verify({ ...request, method: 'GET' }, signature)).toBe('invalid');
+    expect(storage.signer.verify(request, signature, expires + 1)).toBe('expired');
+  });
+});

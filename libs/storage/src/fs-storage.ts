@@ -1,0 +1,91 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ServiceFailure } from '@transmute/contracts';
+import { type Storage, type StoredObject, type UploadTarget, assertSafeKey } from './storage';
+import { UrlSigner } from './url-signer';
+
+/** Path under the public URL where the gateway serves the fs driver's signed links. */
+export const FS_STORAGE_ROUTE = '/storage';
+
+export interface FsStorageOptions {
+  root: string;
+  signingKey: string;
+  /** The gateway's public base URL, which serves the signed routes. */
+  publicUrl: string;
+}
+
+/** The embedded default: files under a data directory, links signed for the gateway to serve. */
+export class FsStorage implements Storage {
+  readonly signer: UrlSigner;
+
+  constructor(private readonly options: FsStorageOptions) {
+    this.signer = new UrlSigner(options.signingKey);
+  }
+
+  private pathOf(key: string): string {
+    assertSafeKey(key);
+    return join(this.options.root, key);
+  }
+
+  async put(key: string, body: Readable): Promise<StoredObject> {
+    const target = this.pathOf(key);
+    await mkdir(dirname(target), { recursive: true });
+    // Written aside and renamed, so a reader never sees half a file.
+    const partial = `${target}.partial-${randomBytes(6).toString('hex')}`;
+    try {
+      await pipeline(body, createWriteStream(partial));
+      await rename(partial, target);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+    return { size: (await stat(target)).size };
+  }
+
+  async get(key: string): Promise<Readable> {
+    const path = this.pathOf(key);
+    if (!(await this.stat(key))) throw ServiceFailure.notFound(`no stored file ${key}`);
+    return createReadStream(path);
+  }
+
+  async stat(key: string): Promise<StoredObject | null> {
+    try {
+      const info = await stat(this.pathOf(key));
+      return info.isFile() ? { size: info.size } : null;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  async presignUpload(key: string, options: { contentType: string; expiresInSeconds: number }): Promise<UploadTarget> {
+    assertSafeKey(key);
+    const expires = Math.floor(Date.now() / 1000) + options.expiresInSeconds;
+    const path = `${FS_STORAGE_ROUTE}/${key}`;
+    const signature = this.signer.sign({ method: 'PUT', path, expires, contentType: options.contentType, filename: '' });
+    const query = new URLSearchParams({ expires: String(expires), signature });
+    return {
+      url: `${this.options.publicUrl}${path}?${query}`,
+      method: 'PUT',
+      headers: { 'Content-Type': options.contentType },
+      expiresAt: new Date(expires * 1000),
+    };
+  }
+
+  async presignDownload(key: string, options: { filename: string; expiresInSeconds: number }): Promise<string> {
+    assertSafeKey(key);
+    const expires = Math.floor(Date.now() / 1000) + options.expiresInSeconds;
+    const path = `${FS_STORAGE_ROUTE}/${key}`;
+    const signature = this.signer.sign({ method: 'GET', path, expires, contentType: '', filename: options.filename });
+    const query = new URLSearchParams({ expires: String(expires), filename: options.filename, signature });
+    return `${this.options.publicUrl}${path}?${query}`;
+  }
+}

@@ -1,0 +1,19 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { NatsModule } from '@transmute/messaging';
+import { type BaseConfig, ServiceKitModule } from '@transmute/service-kit';
+import { CatalogueRpcController } from './catalogue.rpc.controller';
+import { ManifestStore } from './manifest-store';
+
+export const SERVICE_NAME = 'catalogue';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: BaseConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }), NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME })],
+      controllers: [CatalogueRpcController],
+      providers: [ManifestStore],
+    };
+  }
+}

@@ -1,0 +1,71 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { fromBinary } from '@bufbuild/protobuf';
+import type { KV, NatsConnection } from 'nats';
+import { type FamilyManifest, FamilyManifestSchema } from '@transmute/contracts';
+import { NATS_CONNECTION, openManifestBucket } from '@transmute/messaging';
+import { ReadinessRegistry } from '@transmute/service-kit';
+import { CatalogueIndex } from './catalogue-index';
+
+const REBUILD_INTERVAL_MS = 10_000;
+
+/**
+ * Keeps the index in step with the manifest bucket: a watch applies new
+ * manifests at once; a periodic rebuild drops families whose entries expired.
+ */
+@Injectable()
+export class ManifestStore implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(ManifestStore.name);
+  private readonly manifests = new Map<string, FamilyManifest>();
+  private bucket?: KV;
+  private timer?: NodeJS.Timeout;
+  private stopWatch?: () => void;
+  index = new CatalogueIndex([]);
+
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
+    private readonly readiness: ReadinessRegistry,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.bucket = await openManifestBucket(this.connection.jetstream());
+    this.readiness.register('manifests', async () => this.bucket !== undefined);
+    await this.rebuild();
+    const watch = await this.bucket.watch({ ignoreDeletes: false });
+    this.stopWatch = () => watch.stop();
+    void (async () => {
+      for await (const entry of watch) {
+        if (entry.operation === 'PUT') this.put(entry.key, entry.value);
+        else this.manifests.delete(entry.key);
+        this.index = new CatalogueIndex([...this.manifests.values()]);
+      }
+    })();
+    this.timer = setInterval(() => void this.rebuild().catch((error: unknown) => this.logger.warn({ err: error }, 'rebuild failed')), REBUILD_INTERVAL_MS);
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+    this.stopWatch?.();
+  }
+
+  private async rebuild(): Promise<void> {
+    const bucket = this.bucket!;
+    const present = new Set<string>();
+    for await (const key of await bucket.keys()) {
+      const entry = await bucket.get(key);
+      if (entry && entry.operation === 'PUT') {
+        present.add(key);
+        this.put(key, entry.value);
+      }
+    }
+    for (const family of this.manifests.keys()) if (!present.has(family)) this.manifests.delete(family);
+    this.index = new CatalogueIndex([...this.manifests.values()]);
+  }
+
+  private put(family: string, value: Uint8Array): void {
+    try {
+      this.manifests.set(family, fromBinary(FamilyManifestSchema, value));
+    } catch (error) {
+      this.logger.warn(`ignoring unreadable manifest of ${family}: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { NatsModule } from '@transmute/messaging';
+import { ServiceKitModule } from '@transmute/service-kit';
+import { StorageModule } from '@transmute/storage';
+import type { ConverterConfig } from './config';
+import { FAMILIES, FAMILY } from './families/registry';
+import { ConvertHandler } from './work/convert.handler';
+import { ConvertWorker } from './work/convert.worker';
+
+export const SERVICE_NAME = 'converter';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: ConverterConfig): DynamicModule {
+    const name = `${SERVICE_NAME}-${config.family}`;
+    const createFamily = FAMILIES[config.family]!;
+    return {
+      module: AppModule,
+      imports: [
+        ServiceKitModule.forRoot({ serviceName: name, config }),
+        NatsModule.forRoot({ url: config.natsUrl, name }),
+        StorageModule.forRoot(config),
+      ],
+      providers: [{ provide: FAMILY, useFactory: createFamily }, ConvertHandler, ConvertWorker],
+    };
+  }
+}

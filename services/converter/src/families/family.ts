@@ -1,0 +1,30 @@
+import type { ConversionOption } from '@transmute/contracts';
+
+export interface ConversionRequest {
+  inputPath: string;
+  outputPath: string;
+  inputFormat: string;
+  outputFormat: string;
+  /** The task's options; a family reads the ones it declares and ignores the rest. */
+  options: Readonly<Record<string, unknown>>;
+  signal: AbortSignal;
+}
+
+export interface PairDeclaration {
+  inputFormat: string;
+  outputFormat: string;
+  options: ConversionOption[];
+}
+
+/**
+ * One format family: what it converts (its manifest) and how. Engines that
+ * live long (office suites) start in `start` and stop in `stop`.
+ */
+export interface ConverterFamily {
+  readonly name: string;
+  readonly engineVersion: string;
+  pairs(): PairDeclaration[];
+  convert(request: ConversionRequest): Promise<void>;
+  start?(): Promise<void>;
+  stop?(): Promise<void>;
+}

@@ -1,0 +1,50 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Inject, Injectable } from '@nestjs/common';
+import { create } from '@bufbuild/protobuf';
+import { ServiceFailure, type TaskSucceeded, TaskSucceededSchema, type TaskWork } from '@transmute/contracts';
+import type { TaskContext } from '@transmute/messaging';
+import { SERVICE_CONFIG } from '@transmute/service-kit';
+import { STORAGE, type Storage, storageKey } from '@transmute/storage';
+import type { ConverterConfig } from '../config';
+import type { ConverterFamily } from '../families/family';
+import { FAMILY } from '../families/registry';
+import { outputFilename } from './output-filename';
+
+/** storage → scratch file → engine → scratch file → storage, streaming at both ends. */
+@Injectable()
+export class ConvertHandler {
+  constructor(
+    @Inject(FAMILY) private readonly family: ConverterFamily,
+    @Inject(STORAGE) private readonly storage: Storage,
+    @Inject(SERVICE_CONFIG) private readonly config: ConverterConfig,
+  ) {}
+
+  async handle(work: TaskWork, context: TaskContext): Promise<TaskSucceeded> {
+    const source = work.inputs[0];
+    if (!source) throw ServiceFailure.validation(`convert task ${work.taskName} has no input file`);
+    await mkdir(this.config.workDir, { recursive: true });
+    const scratch = await mkdtemp(join(this.config.workDir, 'task-'));
+    try {
+      const inputPath = join(scratch, `input.${work.inputFormat}`);
+      const outputPath = join(scratch, `output.${work.outputFormat}`);
+      await pipeline(await this.storage.get(source.key), createWriteStream(inputPath), { signal: context.signal });
+      await this.family.convert({
+        inputPath,
+        outputPath,
+        inputFormat: work.inputFormat,
+        outputFormat: work.outputFormat,
+        options: work.spec?.options ?? {},
+        signal: context.signal,
+      });
+      const filename = outputFilename(source.filename, work.outputFormat);
+      const key = storageKey('jobs', work.jobId, work.taskName, filename);
+      const stored = await this.storage.put(key, createReadStream(outputPath));
+      return create(TaskSucceededSchema, { file: { key, filename, size: BigInt(stored.size), format: work.outputFormat } });
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+}

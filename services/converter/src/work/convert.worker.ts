@@ -1,0 +1,60 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { create, toBinary } from '@bufbuild/protobuf';
+import type { NatsConnection } from 'nats';
+import { Consumers, FamilyManifestSchema, Streams, Subjects } from '@transmute/contracts';
+import { MANIFEST_REFRESH_MS, NATS_CONNECTION, type TaskWorkRunner, TaskWorkers, openManifestBucket } from '@transmute/messaging';
+import { SERVICE_CONFIG } from '@transmute/service-kit';
+import type { ConverterConfig } from '../config';
+import type { ConverterFamily } from '../families/family';
+import { FAMILY } from '../families/registry';
+import { ConvertHandler } from './convert.handler';
+
+/**
+ * Starts the family's engines, announces its manifest to the catalogue and
+ * keeps it fresh, then consumes `tasks.convert.<family>`. On shutdown it
+ * stops pulling, lets running conversions finish (or releases them) and
+ * stops the engines.
+ */
+@Injectable()
+export class ConvertWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(ConvertWorker.name);
+  private runner?: TaskWorkRunner;
+  private refresh?: NodeJS.Timeout;
+
+  constructor(
+    @Inject(FAMILY) private readonly family: ConverterFamily,
+    @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
+    @Inject(SERVICE_CONFIG) private readonly config: ConverterConfig,
+    private readonly workers: TaskWorkers,
+    private readonly handler: ConvertHandler,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.family.start?.();
+    await this.announce();
+    this.refresh = setInterval(() => void this.announce().catch((error: unknown) => this.logger.warn({ err: error }, 'manifest refresh failed')), MANIFEST_REFRESH_MS);
+    this.runner = await this.workers.start({
+      stream: Streams.tasks,
+      durable: Consumers.converter(this.family.name),
+      filterSubject: Subjects.tasksConvert(this.family.name),
+      config: this.config,
+      handler: (work, context) => this.handler.handle(work, context),
+    });
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.refresh);
+    await this.runner?.stop(this.config.shutdownGraceMs);
+    await this.family.stop?.();
+  }
+
+  private async announce(): Promise<void> {
+    const bucket = await openManifestBucket(this.connection.jetstream());
+    const manifest = create(FamilyManifestSchema, {
+      family: this.family.name,
+      engineVersion: this.family.engineVersion,
+      pairs: this.family.pairs(),
+    });
+    await bucket.put(this.family.name, toBinary(FamilyManifestSchema, manifest));
+  }
+}

@@ -1,0 +1,37 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { NatsModule, RpcClientModule } from '@transmute/messaging';
+import { PersistenceModule } from '@transmute/persistence';
+import { ServiceKitModule } from '@transmute/service-kit';
+import { StorageModule } from '@transmute/storage';
+import { CatalogueClient } from './catalogue/catalogue.client';
+import type { OrchestratorConfig } from './config';
+import { OutcomeConsumer } from './dispatch/outcome.consumer';
+import { OutcomeService } from './dispatch/outcome.service';
+import { Reconciler } from './dispatch/reconciler';
+import { TaskDispatcher } from './dispatch/task-dispatcher';
+import { JobProgress } from './jobs/job-progress';
+import { JobsRpcController } from './jobs/jobs.rpc.controller';
+import { JobsService } from './jobs/jobs.service';
+import { JobRepository } from './persistence/job.repository';
+import { jobModels } from './persistence/persistence';
+
+export const SERVICE_NAME = 'job-orchestrator';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: OrchestratorConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }),
+        NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
+        RpcClientModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
+        PersistenceModule.forRoot(config.mongoUri),
+        StorageModule.forRoot(config),
+        jobModels,
+      ],
+      controllers: [JobsRpcController],
+      providers: [JobRepository, CatalogueClient, TaskDispatcher, JobProgress, JobsService, OutcomeService, OutcomeConsumer, Reconciler],
+    };
+  }
+}

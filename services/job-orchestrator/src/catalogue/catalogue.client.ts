@@ -1,0 +1,37 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { create } from '@bufbuild/protobuf';
+import { RouteReplySchema, RouteRequestSchema, ServiceFailure, Subjects } from '@transmute/contracts';
+import { RpcClient } from '@transmute/messaging';
+import { SERVICE_CONFIG } from '@transmute/service-kit';
+import type { OrchestratorConfig } from '../config';
+
+export interface ConversionRoute {
+  inputFormat: string;
+  outputFormat: string;
+  /** The converter family that owns the pair; '' when none does. */
+  family: string;
+}
+
+/** Asks the catalogue which running converter family owns each pair. */
+@Injectable()
+export class CatalogueClient {
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
+  ) {}
+
+  async route(pairs: { inputFormat: string; outputFormat: string }[]): Promise<ConversionRoute[]> {
+    try {
+      const reply = await this.rpc.call(
+        Subjects.catalogueRoute,
+        RouteRequestSchema,
+        create(RouteRequestSchema, { pairs }),
+        RouteReplySchema,
+        this.config.catalogueTimeoutMs,
+      );
+      return reply.routes;
+    } catch (error) {
+      throw ServiceFailure.unavailable('the format catalogue is unavailable', error);
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { type ConfigOf, baseConfig, envVar, positiveInt } from '@transmute/service-kit';
+import { mongoConfig } from '@transmute/persistence';
+import { downloadTokenConfig, storageConfig } from '@transmute/storage';
+
+export const orchestratorConfig = {
+  ...baseConfig(8081),
+  ...mongoConfig(),
+  ...storageConfig(),
+  ...downloadTokenConfig(),
+  uploadLinkTtlSeconds: envVar('TRANSMUTE_UPLOAD_LINK_TTL_SECONDS', positiveInt().default(3_600), 'Lifetime of signed upload links.'),
+  fileRetentionSeconds: envVar(
+    'TRANSMUTE_FILE_RETENTION_SECONDS',
+    positiveInt().default(86_400),
+    'How long results stay downloadable; download links live as long.',
+  ),
+  dispatchDeadlineMs: envVar(
+    'TRANSMUTE_DISPATCH_DEADLINE_MS',
+    positiveInt().default(300_000),
+    'A task queued this long without a worker starting it is dispatched again.',
+  ),
+  processingDeadlineMs: envVar(
+    'TRANSMUTE_PROCESSING_DEADLINE_MS',
+    positiveInt().default(1_800_000),
+    'A task processing this long without an outcome is dispatched again.',
+  ),
+  reconcileIntervalMs: envVar('TRANSMUTE_RECONCILE_INTERVAL_MS', positiveInt().default(15_000), 'How often stuck tasks are looked for.'),
+  maxTaskAttempts: envVar(
+    'TRANSMUTE_MAX_TASK_ATTEMPTS',
+    positiveInt().default(5),
+    'Dispatches of one task before it fails for good.',
+  ),
+  outcomeConcurrency: envVar('TRANSMUTE_OUTCOME_CONCURRENCY', positiveInt().default(8), 'Task outcomes handled at once.'),
+  catalogueTimeoutMs: envVar('TRANSMUTE_CATALOGUE_TIMEOUT_MS', positiveInt().default(3_000), 'How long job creation waits for the catalogue.'),
+  outcomeAckWaitMs: envVar('TRANSMUTE_OUTCOME_ACK_WAIT_MS', z.coerce.number().int().min(1_000).default(30_000), 'Redelivery delay of an unacknowledged outcome.'),
+};
+
+export type OrchestratorConfig = ConfigOf<typeof orchestratorConfig>;

@@ -1,0 +1,98 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { create, toJson } from '@bufbuild/protobuf';
+import { type TaskOutcome, TaskResultSchema, type TaskSucceeded } from '@transmute/contracts';
+import { SERVICE_CONFIG } from '@transmute/service-kit';
+import { DownloadTokens } from '@transmute/storage';
+import type { OrchestratorConfig } from '../config';
+import { outputFilename } from '../jobs/formats';
+import { JobProgress } from '../jobs/job-progress';
+import { JobRepository, type TaskRecord } from '../persistence/job.repository';
+import type { StoredOutput } from '../persistence/task.schema';
+import { TaskDispatcher } from './task-dispatcher';
+
+const RUNNING = ['queued', 'processing'] as const;
+
+/**
+ * Applies a worker's report. Idempotent: every transition is conditional,
+ * so a report that arrives twice changes nothing the second time; the graph
+ * walk that follows runs every time, so a crash after the write is healed by
+ * the redelivery.
+ */
+@Injectable()
+export class OutcomeService {
+  private readonly logger = new Logger(OutcomeService.name);
+  private readonly downloadTokens: DownloadTokens;
+
+  constructor(
+    private readonly repository: JobRepository,
+    private readonly dispatcher: TaskDispatcher,
+    private readonly progress: JobProgress,
+    @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
+  ) {
+    this.downloadTokens = new DownloadTokens(config.downloadTokenKey);
+  }
+
+  async apply(outcome: TaskOutcome): Promise<void> {
+    const { jobId, taskName } = outcome;
+    const now = new Date();
+    switch (outcome.outcome.case) {
+      case 'started':
+        await this.repository.transitionTask(jobId, taskName, ['queued'], {
+          $set: { status: 'processing', updatedAt: now, deadlineAt: new Date(now.getTime() + this.config.processingDeadlineMs) },
+        });
+        break;
+      case 'succeeded':
+        await this.succeed(jobId, taskName, outcome.outcome.value, now);
+        break;
+      case 'failed': {
+        const message = outcome.outcome.value.error?.message || 'unknown error';
+        await this.repository.transitionTask(jobId, taskName, RUNNING, {
+          $set: { status: 'failed', updatedAt: now, deadlineAt: null, result: { error: message } },
+        });
+        break;
+      }
+      default:
+        this.logger.warn({ jobId, taskName }, 'outcome without a case ignored');
+        return;
+    }
+    const job = await this.repository.findJob(jobId);
+    if (!job) return;
+    await this.dispatcher.dispatchReady(jobId, job.accountId);
+    await this.progress.refresh(jobId);
+  }
+
+  private async succeed(jobId: string, taskName: string, succeeded: TaskSucceeded, now: Date): Promise<void> {
+    const tasks = await this.repository.findTasks(jobId);
+    const task = tasks.find((candidate) => candidate.name === taskName);
+    if (!task) return;
+    const job = await this.repository.findJob(jobId);
+    const output = succeeded.file ? this.describeOutput(task, tasks, succeeded) : null;
+    const result = create(TaskResultSchema, succeeded.result ?? {});
+    if (task.operation === 'convert' && output && job) {
+      result.downloadUrl = this.downloadUrl(output, job.accountId);
+    }
+    await this.repository.transitionTask(jobId, taskName, RUNNING, {
+      $set: { status: 'finished', updatedAt: now, deadlineAt: null, output, result: toJson(TaskResultSchema, result) },
+    });
+  }
+
+  private describeOutput(task: TaskRecord, tasks: TaskRecord[], succeeded: TaskSucceeded): StoredOutput {
+    const file = succeeded.file!;
+    let filename = file.filename;
+    if (!filename && task.operation === 'convert') {
+      const source = tasks.find((candidate) => candidate.name === task.dependsOn[0])?.output?.filename ?? task.name;
+      filename = outputFilename(source, task.outputFormat);
+    }
+    return { key: file.key, filename: filename || task.name, size: Number(file.size), format: file.format || task.outputFormat };
+  }
+
+  private downloadUrl(output: StoredOutput, accountId: string): string {
+    const token = this.downloadTokens.mint({
+      key: output.key,
+      filename: output.filename,
+      accountId,
+      expiresAtUnix: BigInt(Math.floor(Date.now() / 1000) + this.config.fileRetentionSeconds),
+    });
+    return `${this.config.publicUrl}/v1/download/${token}`;
+  }
+}

@@ -1,0 +1,89 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Counter } from 'prom-client';
+import { SERVICE_CONFIG } from '@transmute/service-kit';
+import type { OrchestratorConfig } from '../config';
+import { JobProgress } from '../jobs/job-progress';
+import { JobRepository } from '../persistence/job.repository';
+import { TaskDispatcher } from './task-dispatcher';
+
+const BATCH = 100;
+
+const redispatched = new Counter({
+  name: 'transmute_tasks_redispatched_total',
+  help: 'Tasks dispatched again by the reconciler after missing their deadline',
+  labelNames: ['status'],
+});
+const abandoned = new Counter({
+  name: 'transmute_tasks_abandoned_total',
+  help: 'Tasks failed by the reconciler after too many dispatches',
+});
+
+/**
+ * Finds tasks that sat queued or processing past their deadline (a crash
+ * between the database write and the publish, or a worker pool that lost the
+ * message) and dispatches them again, until the attempts run out.
+ */
+@Injectable()
+export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(Reconciler.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(
+    private readonly repository: JobRepository,
+    private readonly dispatcher: TaskDispatcher,
+    private readonly progress: JobProgress,
+    @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.reconcile()
+        .then(() => undefined)
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'reconcile pass failed'))
+        .finally(() => (this.running = undefined));
+    }, this.config.reconcileIntervalMs);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One pass; returns how many tasks it touched. */
+  async reconcile(now = new Date()): Promise<number> {
+    const overdue = await this.repository.findOverdue(['queued', 'processing'], now, BATCH);
+    for (const task of overdue) {
+      const job = await this.repository.findJob(task.jobId);
+      if (!job) continue;
+      if (task.attempt >= this.config.maxTaskAttempts) {
+        const failed = await this.repository.transitionTask(
+          task.jobId,
+          task.name,
+          [task.status],
+          {
+            $set: {
+              status: 'failed',
+              deadlineAt: null,
+              updatedAt: now,
+              result: { error: `no worker completed the task after ${task.attempt} attempts` },
+            },
+          },
+          { attempt: task.attempt },
+        );
+        if (failed) {
+          abandoned.inc();
+          this.logger.warn({ jobId: task.jobId, task: task.name, attempts: task.attempt }, 'task abandoned');
+          await this.progress.refresh(task.jobId);
+        }
+        continue;
+      }
+      if (await this.dispatcher.redispatch(task, job.accountId)) {
+        redispatched.inc({ status: task.status });
+        this.logger.warn({ jobId: task.jobId, task: task.name, was: task.status, attempt: task.attempt + 1 }, 'task dispatched again');
+        await this.progress.refresh(task.jobId);
+      }
+    }
+    return overdue.length;
+  }
+}

@@ -1,0 +1,40 @@
+const FORMAT = /^[a-z0-9]{1,16}$/;
+
+/** Lowercase extension of a file name, URL or storage path, or '' when it has none worth trusting. */
+export function formatFromName(name: string): string {
+  if (!name) return '';
+  let path = name;
+  try {
+    path = new URL(name).pathname;
+  } catch {
+    // not a URL: a file name or a key
+  }
+  const base = decodeURIComponentSafe(path.split('/').pop() ?? '');
+  const dot = base.lastIndexOf('.');
+  if (dot <= 0) return '';
+  const extension = base.slice(dot + 1).toLowerCase();
+  return FORMAT.test(extension) ? extension : '';
+}
+
+export function normaliseFormat(format: string): string {
+  return format.trim().toLowerCase();
+}
+
+export function isValidFormat(format: string): boolean {
+  return FORMAT.test(format);
+}
+
+/** File name of a produced file: the source's stem with the new extension. */
+export function outputFilename(sourceFilename: string, format: string): string {
+  const dot = sourceFilename.lastIndexOf('.');
+  const stem = dot > 0 ? sourceFilename.slice(0, dot) : sourceFilename || 'file';
+  return `${stem}.${format}`;
+}
+
+function decodeURIComponentSafe(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

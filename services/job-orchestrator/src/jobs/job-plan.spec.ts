@@ -1,0 +1,95 @@
+import { create } from '@bufbuild/protobuf';
+import { CreateJobRequestSchema, type TaskSpec, TaskSpecSchema } from '@transmute/contracts';
+import { planJob } from './job-plan';
+
+type Tasks = Record<string, Partial<Omit<TaskSpec, '$typeName' | 'options'>>>;
+
+function request(tasks: Tasks, extra: { tag?: string } = {}) {
+  return create(CreateJobRequestSchema, {
+    tasks: Object.fromEntries(Object.entries(tasks).map(([name, spec]) => [name, create(TaskSpecSchema, spec)])),
+    taskOrder: Object.keys(tasks),
+    tag: extra.tag ?? '',
+  });
+}
+
+const standard: Tasks = {
+  'upload-my-file': { operation: 'import/upload', filename: 'photo.PNG' },
+  'convert-my-file': { operation: 'convert', input: ['upload-my-file'], outputFormat: 'JPG' },
+  'export-my-file': { operation: 'export/url', input: ['convert-my-file'], inputIsList: true },
+};
+
+describe('planJob', () => {
+  it('plans the standard flow, inferring the input format from the file name', () => {
+    const plan = planJob(request(standard), 5);
+    expect(plan.tasks.map((task) => [task.name, task.dependsOn])).toEqual([
+      ['upload-my-file', []],
+      ['convert-my-file', ['upload-my-file']],
+      ['export-my-file', ['convert-my-file']],
+    ]);
+    expect(plan.conversions).toEqual([{ task: 'convert-my-file', inputFormat: 'png', outputFormat: 'jpg' }]);
+  });
+
+  it('sets a chained convert\'s input_format to its upstream output_format', () => {
+    const plan = planJob(
+      request({
+        in: { operation: 'import/url', url: 'https://example.com/a.png?x=1' },
+        first: { operation: 'convert', input: ['in'], outputFormat: 'webp' },
+        second: { operation: 'convert', input: ['first'], inputFormat: 'gif', outputFormat: 'jpg' },
+      }),
+      5,
+    );
+    expect(plan.conversions).toEqual([
+      { task: 'first', inputFormat: 'png', outputFormat: 'webp' },
+      { task: 'second', inputFormat: 'webp', outputFormat: 'jpg' },
+    ]);
+  });
+
+  it.each<[string, Tasks, string]>([
+    ['rule 1: unknown operation', { a: { operation: 'import/ftp' } }, 'task a: unknown operation "import/ftp"'],
+    [
+      'rule 2: import not consumed',
+      { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'import/upload' }, c: { operation: 'convert', input: ['a'], outputFormat: 'jpg' } },
+      'import task b is not the input of any convert task',
+    ],
+    [
+      'rule 3: export wired to an import',
+      { a: { operation: 'import/upload', filename: 'x.png' }, c: { operation: 'convert', input: ['a'], outputFormat: 'jpg' }, e: { operation: 'export/url', input: ['a'], inputIsList: true } },
+      'export task e is wired directly to import task a',
+    ],
+    [
+      'rule 4: cycle',
+      { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'convert', input: ['c'], outputFormat: 'jpg' }, c: { operation: 'convert', input: ['b'], outputFormat: 'png' }, d: { operation: 'convert', input: ['a'], outputFormat: 'gif' } },
+      'form a cycle',
+    ],
+    [
+      'rule 5: convert input is an export',
+      { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'convert', input: ['a'], outputFormat: 'jpg' }, e: { operation: 'export/url', input: ['b'] }, c: { operation: 'convert', input: ['e'], outputFormat: 'png' } },
+      'convert task c: input e is a export/url task',
+    ],
+    [
+      'rule 5: convert with two inputs',
+      { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'convert', input: ['a', 'a'], outputFormat: 'jpg' } },
+      'convert task b must name exactly one input task',
+    ],
+    ['unknown input', { b: { operation: 'convert', input: ['nope'], outputFormat: 'jpg' } }, 'task b: input "nope" is not a task of this job'],
+    [
+      'uninferable input format',
+      { a: { operation: 'import/upload' }, b: { operation: 'convert', input: ['a'], outputFormat: 'jpg' } },
+      'convert task b: input_format was not given and cannot be inferred from task a',
+    ],
+    ['missing output format', { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'convert', input: ['a'] } }, 'output_format is required'],
+    ['import/url without url', { a: { operation: 'import/url' }, b: { operation: 'convert', input: ['a'], outputFormat: 'jpg' } }, 'import/url task a: url is required'],
+  ])('rejects %s', (_name, tasks, message) => {
+    expect(() => planJob(request(tasks), 5)).toThrow(message);
+  });
+
+  it('rule 6: names the allowance and the number requested', () => {
+    const tasks: Tasks = { in: { operation: 'import/upload', filename: 'a.png' } };
+    for (let i = 0; i < 4; i++) tasks[`c${i}`] = { operation: 'convert', input: ['in'], outputFormat: 'jpg' };
+    expect(() => planJob(request(tasks), 3)).toThrow('the job has 4 convert tasks; the plan allows 3 per job');
+  });
+
+  it('rejects a tag longer than 255 characters', () => {
+    expect(() => planJob(request(standard, { tag: 'x'.repeat(256) }), 5)).toThrow('tag is longer than 255 characters');
+  });
+});

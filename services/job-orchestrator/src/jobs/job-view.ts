@@ -1,0 +1,34 @@
+import { create, fromJson, type JsonValue } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { type Job, JobSchema, TaskResultSchema, TaskSchema } from '@transmute/contracts';
+import type { JobRecord, TaskRecord } from '../persistence/job.repository';
+
+const stamp = (date: Date | null | undefined) => (date ? timestampFromDate(new Date(date)) : undefined);
+
+/** The job as callers see it: public fields only, tasks in the client's order. */
+export function toJobMessage(job: JobRecord, tasks: TaskRecord[]): Job {
+  const byName = new Map(tasks.map((task) => [task.name, task]));
+  const ordered = job.taskOrder.map((name) => byName.get(name)).filter((task): task is TaskRecord => task !== undefined);
+  return create(JobSchema, {
+    id: job._id,
+    tag: job.tag,
+    status: job.status,
+    accountId: job.accountId,
+    error: job.error,
+    createdAt: stamp(job.createdAt),
+    updatedAt: stamp(job.updatedAt),
+    startedAt: stamp(job.startedAt),
+    endedAt: stamp(job.endedAt),
+    tasks: ordered.map((task) =>
+      create(TaskSchema, {
+        name: task.name,
+        operation: task.operation,
+        status: task.status,
+        dependsOn: task.dependsOn,
+        createdAt: stamp(task.createdAt),
+        updatedAt: stamp(task.updatedAt),
+        result: task.result ? fromJson(TaskResultSchema, task.result as JsonValue) : undefined,
+      }),
+    ),
+  });
+}

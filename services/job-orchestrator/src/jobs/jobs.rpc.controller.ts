@@ -1,0 +1,66 @@
+import { Controller, Logger } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { create, type JsonValue } from '@bufbuild/protobuf';
+import {
+  CreateJobRequestSchema,
+  ErrorCode,
+  type Job,
+  JobRefSchema,
+  JobReplySchema,
+  ServiceFailure,
+  Subjects,
+  asServiceFailure,
+} from '@transmute/contracts';
+import { decodeRpc, encodeRpc } from '@transmute/messaging';
+import { JobsService } from './jobs.service';
+
+const STORE_DOWN = /Mongo(Network|ServerSelection|NotConnected)Error|MongooseServerSelectionError|buffering timed out/;
+
+/** `jobs.*` request/reply: the gateway's way in. */
+@Controller()
+export class JobsRpcController {
+  private readonly logger = new Logger(JobsRpcController.name);
+
+  constructor(private readonly jobs: JobsService) {}
+
+  @MessagePattern(Subjects.jobsCreate)
+  create(@Payload() payload: unknown): Promise<JsonValue> {
+    return this.reply(() => this.jobs.create(decodeRpc(CreateJobRequestSchema, payload)));
+  }
+
+  @MessagePattern(Subjects.jobsGet)
+  get(@Payload() payload: unknown): Promise<JsonValue> {
+    return this.reply(() => {
+      const ref = decodeRpc(JobRefSchema, payload);
+      return this.jobs.get(ref.jobId, ref.accountId);
+    });
+  }
+
+  @MessagePattern(Subjects.jobsCompleteUpload)
+  completeUpload(@Payload() payload: unknown): Promise<JsonValue> {
+    return this.reply(() => {
+      const ref = decodeRpc(JobRefSchema, payload);
+      return this.jobs.completeUpload(ref.jobId, ref.accountId);
+    });
+  }
+
+  private async reply(action: () => Promise<Job>): Promise<JsonValue> {
+    try {
+      const job = await action();
+      return encodeRpc(JobReplySchema, create(JobReplySchema, { outcome: { case: 'job', value: job } }));
+    } catch (error) {
+      const failure = this.classify(error);
+      if (failure.code === ErrorCode.INTERNAL || failure.code === ErrorCode.UNAVAILABLE) {
+        this.logger.error({ err: failure.cause ?? error }, failure.message);
+      }
+      return encodeRpc(JobReplySchema, create(JobReplySchema, { outcome: { case: 'error', value: failure.toMessage() } }));
+    }
+  }
+
+  private classify(error: unknown): ServiceFailure {
+    if (error instanceof Error && STORE_DOWN.test(`${error.name} ${error.message}`)) {
+      return ServiceFailure.unavailable('the job store is unavailable', error);
+    }
+    return asServiceFailure(error);
+  }
+}

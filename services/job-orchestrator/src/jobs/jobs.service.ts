@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { create, toJson } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import {
+  type CreateJobRequest,
+  ErrorCode,
+  type Job,
+  ServiceFailure,
+  TaskResultSchema,
+  TaskSpecSchema,
+  type TaskStatus,
+  UploadFormSchema,
+  isImportOperation,
+} from '@transmute/contracts';
+import { SERVICE_CONFIG } from '@transmute/service-kit';
+import { STORAGE, type Storage, storageKey } from '@transmute/storage';
+import { CatalogueClient } from '../catalogue/catalogue.client';
+import type { OrchestratorConfig } from '../config';
+import { TaskDispatcher } from '../dispatch/task-dispatcher';
+import { JobRepository, type TaskRecord } from '../persistence/job.repository';
+import { type JobPlan, type PlannedTask, planJob } from './job-plan';
+import { JobProgress } from './job-progress';
+import { toJobMessage } from './job-view';
+
+const UPLOAD_CONTENT_TYPE = 'application/octet-stream';
+
+function initialStatus(operation: string): TaskStatus {
+  if (operation === 'import/upload') return 'waiting_upload';
+  return isImportOperation(operation) ? 'waiting' : 'waiting_input';
+}
+
+@Injectable()
+export class JobsService {
+  private readonly logger = new Logger(JobsService.name);
+
+  constructor(
+    private readonly repository: JobRepository,
+    private readonly catalogue: CatalogueClient,
+    private readonly dispatcher: TaskDispatcher,
+    private readonly progress: JobProgress,
+    @Inject(STORAGE) private readonly storage: Storage,
+    @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
+  ) {}
+
+  async create(request: CreateJobRequest): Promise<Job> {
+    const plan = planJob(request, request.convertAllowance);
+    const families = await this.routeConversions(plan);
+    const jobId = randomBytes(16).toString('hex');
+    const now = new Date();
+    const tasks: TaskRecord[] = [];
+    for (const planned of plan.tasks) tasks.push(await this.taskRecord(jobId, planned, families.get(planned.name) ?? '', now));
+    await this.repository.insert(
+      {
+        _id: jobId,
+        accountId: request.accountId,
+        tag: request.tag,
+        status: 'waiting_upload',
+        webhookUrl: request.webhookUrl,
+        error: '',
+        taskOrder: plan.tasks.map((task) => task.name),
+        createdAt: now,
+        updatedAt: now,
+        startedAt: null,
+        endedAt: null,
+      },
+      tasks,
+    );
+    this.logger.log({ jobId, accountId: request.accountId, tasks: tasks.length }, 'job created');
+    return this.get(jobId, request.accountId);
+  }
+
+  async get(jobId: string, accountId: string): Promise<Job> {
+    const job = await this.repository.findJob(jobId);
+    // Another account's job is as absent as a job that never was.
+    if (!job || (accountId && job.accountId !== accountId)) throw ServiceFailure.notFound(`no job ${jobId}`);
+    return toJobMessage(job, await this.repository.findTasks(jobId));
+  }
+
+  /** Starts the job. Called again after it started, it only answers the job as it is. */
+  async completeUpload(jobId: string, accountId: string): Promise<Job> {
+    const job = await this.get(jobId, accountId);
+    if (job.status !== 'waiting_upload') return job;
+    const tasks = await this.repository.findTasks(jobId);
+    for (const task of tasks.filter((candidate) => candidate.operation === 'import/upload')) {
+      if (!(await this.storage.stat(task.uploadKey))) {
+        throw new ServiceFailure(ErrorCode.CONFLICT, `the file for task ${task.name} has not been uploaded yet; send it to the form URL first`);
+      }
+    }
+    const now = new Date();
+    const started = await this.repository.transitionJob(jobId, 'waiting_upload', {
+      $set: { status: 'queued', startedAt: now, updatedAt: now },
+    });
+    if (started) {
+      await this.dispatcher.dispatchReady(jobId, started.accountId);
+      await this.progress.refresh(jobId);
+      await this.progress.announce(jobId);
+    }
+    return this.get(jobId, accountId);
+  }
+
+  private async routeConversions(plan: JobPlan): Promise<Map<string, string>> {
+    const routes = await this.catalogue.route(plan.conversions.map(({ inputFormat, outputFormat }) => ({ inputFormat, outputFormat })));
+    const families = new Map<string, string>();
+    plan.conversions.forEach((conversion, index) => {
+      const family = routes[index]?.family;
+      if (!family) {
+        throw ServiceFailure.validation(
+          `convert task ${conversion.task}: no conversion from ${conversion.inputFormat} to ${conversion.outputFormat} is available`,
+        );
+      }
+      families.set(conversion.task, family);
+    });
+    return families;
+  }
+
+  private async taskRecord(jobId: string, planned: PlannedTask, family: string, now: Date): Promise<TaskRecord> {
+    let uploadKey = '';
+    let result: Record<string, unknown> | null = null;
+    if (planned.operation === 'import/upload') {
+      uploadKey = storageKey('uploads', jobId, planned.name);
+      const target = await this.storage.presignUpload(uploadKey, {
+        contentType: UPLOAD_CONTENT_TYPE,
+        expiresInSeconds: this.config.uploadLinkTtlSeconds,
+      });
+      const form = create(UploadFormSchema, {
+        url: target.url,
+        method: target.method,
+        parameters: {},
+        headers: target.headers,
+        expiresAt: timestampFromDate(target.expiresAt),
+      });
+      result = toJson(TaskResultSchema, create(TaskResultSchema, { form })) as Record<string, unknown>;
+    }
+    return {
+      jobId,
+      name: planned.name,
+      operation: planned.operation,
+      status: initialStatus(planned.operation),
+      dependsOn: planned.dependsOn,
+      spec: toJson(TaskSpecSchema, planned.spec) as Record<string, unknown>,
+      inputFormat: planned.inputFormat,
+      outputFormat: planned.outputFormat,
+      family,
+      uploadKey,
+      attempt: 0,
+      deadlineAt: null,
+      output: null,
+      result,
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+}

@@ -1,0 +1,12 @@
+import 'reflect-metadata';
+import { connectRpcServer } from '@transmute/messaging';
+import { runService } from '@transmute/service-kit';
+import { AppModule, SERVICE_NAME } from './app.module';
+import { orchestratorConfig } from './config';
+
+void runService({
+  name: SERVICE_NAME,
+  config: orchestratorConfig,
+  module: (config) => AppModule.forRoot(config),
+  beforeListen: (app, config) => connectRpcServer(app, { url: config.natsUrl, queue: SERVICE_NAME }),
+});

@@ -1,0 +1,69 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { Schema as MongooseSchema } from 'mongoose';
+import type { TaskStatus } from '@transmute/contracts';
+
+export interface StoredOutput {
+  key: string;
+  filename: string;
+  size: number;
+  format: string;
+}
+
+@Schema({ collection: 'tasks', versionKey: false })
+export class TaskDocument {
+  @Prop({ type: String, required: true })
+  jobId!: string;
+
+  @Prop({ type: String, required: true })
+  name!: string;
+
+  @Prop({ type: String, required: true })
+  operation!: string;
+
+  @Prop({ type: String, required: true })
+  status!: TaskStatus;
+
+  @Prop({ type: [String], default: [] })
+  dependsOn!: string[];
+
+  /** The client's task in proto3 JSON; erased once the job ends, so credentials do not outlive it. */
+  @Prop({ type: MongooseSchema.Types.Mixed, default: null })
+  spec!: Record<string, unknown> | null;
+
+  @Prop({ type: String, default: '' })
+  inputFormat!: string;
+
+  @Prop({ type: String, default: '' })
+  outputFormat!: string;
+
+  /** Converter family that owns the pair (convert tasks). */
+  @Prop({ type: String, default: '' })
+  family!: string;
+
+  @Prop({ type: String, default: '' })
+  uploadKey!: string;
+
+  @Prop({ type: Number, default: 0 })
+  attempt!: number;
+
+  /** Past this, the reconciler dispatches the task again. */
+  @Prop({ type: Date, default: null })
+  deadlineAt!: Date | null;
+
+  @Prop({ type: MongooseSchema.Types.Mixed, default: null })
+  output!: StoredOutput | null;
+
+  /** Public result in proto3 JSON (TaskResult). */
+  @Prop({ type: MongooseSchema.Types.Mixed, default: null })
+  result!: Record<string, unknown> | null;
+
+  @Prop({ type: Date, required: true })
+  createdAt!: Date;
+
+  @Prop({ type: Date, required: true })
+  updatedAt!: Date;
+}
+
+export const TaskSchema = SchemaFactory.createForClass(TaskDocument);
+TaskSchema.index({ jobId: 1, name: 1 }, { unique: true });
+TaskSchema.index({ status: 1, deadlineAt: 1 });

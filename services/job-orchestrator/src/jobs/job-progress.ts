@@ -27,7 +27,8 @@ export class JobProgress {
       const job = await this.repository.findJob(jobId);
       if (!job || TERMINAL_JOB_STATUSES.includes(job.status)) return;
       const tasks = await this.repository.findTasks(jobId);
-      const derived = deriveJobStatus(tasks, job.startedAt !== null);
+      const states = tasks.map((task) => ({ ...task, error: typeof task.result?.['error'] === 'string' ? task.result['error'] : '' }));
+      const derived = deriveJobStatus(states, job.startedAt !== null);
       if (derived.status === job.status) return;
       const now = new Date();
       const terminal = TERMINAL_JOB_STATUSES.includes(derived.status);

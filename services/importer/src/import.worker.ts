@@ -1,0 +1,49 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { create } from '@bufbuild/protobuf';
+import { Consumers, ServiceFailure, Streams, Subjects, type TaskSucceeded, TaskSucceededSchema, type TaskWork } from '@transmute/contracts';
+import { type TaskContext, type TaskWorkRunner, TaskWorkers } from '@transmute/messaging';
+import { SERVICE_CONFIG } from '@transmute/service-kit';
+import type { ImporterConfig } from './config';
+import { Base64Source } from './sources/base64.source';
+import type { ImportSource } from './sources/source';
+import { UploadSource } from './sources/upload.source';
+
+/** Consumes `tasks.import` and hands each task to the source of its operation. */
+@Injectable()
+export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly sources: Map<string, ImportSource>;
+  private runner?: TaskWorkRunner;
+
+  constructor(
+    private readonly workers: TaskWorkers,
+    @Inject(SERVICE_CONFIG) private readonly config: ImporterConfig,
+    upload: UploadSource,
+    base64: Base64Source,
+  ) {
+    this.sources = new Map([upload, base64].map((source) => [source.operation, source]));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.runner = await this.workers.start({
+      stream: Streams.tasks,
+      durable: Consumers.importer,
+      filterSubject: Subjects.tasksImport,
+      config: this.config,
+      handler: (work, context) => this.handle(work, context),
+    });
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.runner?.stop(this.config.shutdownGraceMs);
+  }
+
+  private async handle(work: TaskWork, context: TaskContext): Promise<TaskSucceeded> {
+    const operation = work.spec?.operation ?? '';
+    const source = this.sources.get(operation);
+    if (!source) throw ServiceFailure.validation(`${operation} is not supported by this installation yet`);
+    const file = await source.import(work, context);
+    return create(TaskSucceededSchema, {
+      file: { key: file.key, filename: file.filename, size: BigInt(file.size), format: work.inputFormat },
+    });
+  }
+}

@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { AckPolicy, type JetStreamClient, type NatsConnection, connect } from 'nats';
+import {
+  FamilyManifestSchema,
+  Streams,
+  Subjects,
+  type TaskOutcome,
+  TaskOutcomeSchema,
+  type TaskWork,
+  TaskWorkSchema,
+} from '@transmute/contracts';
+import { createInfraProvider, freePort, repoRoot, type RunningInfra } from '@transmute/devstack';
+import { openManifestBucket } from '@transmute/messaging';
+import { loadConfig } from '@transmute/service-kit';
+import { AppModule } from '../src/app.module';
+import { type OrchestratorConfig, orchestratorConfig } from '../src/config';
+
+/**
+ * Real NATS and FerretDB, the real catalogue service as a process, and the
+ * orchestrator in-process. The test plays the workers: it pulls their work
+ * from JetStream and publishes their outcomes.
+ */
+export class OrchestratorHarness {
+  infra!: RunningInfra;
+  app!: INestApplication;
+  config!: OrchestratorConfig;
+  nats!: NatsConnection;
+  js!: JetStreamClient;
+  private catalogue?: ChildProcess;
+  private scratch!: string;
+
+  async start(env: Record<string, string> = {}): Promise<void> {
+    this.scratch = await mkdtemp(join(tmpdir(), 'orchestrator-it-'));
+    this.infra = await createInfraProvider().start({ dataDir: join(this.scratch, 'infra') });
+    this.nats = await connect({ servers: this.infra.natsUrl });
+    this.js = this.nats.jetstream();
+    await this.announceImageFamily();
+    await this.startCatalogue();
+    this.config = loadConfig(orchestratorConfig, {
+      TRANSMUTE_NATS_URL: this.infra.natsUrl,
+      TRANSMUTE_MONGODB_URI: `${this.infra.mongoUri}orchestrator_it`,
+      TRANSMUTE_HTTP_PORT: '0',
+      TRANSMUTE_STORAGE_FS_ROOT: join(this.scratch, 'storage'),
+      TRANSMUTE_STORAGE_SIGNING_KEY: 's'.repeat(32),
+      TRANSMUTE_DOWNLOAD_TOKEN_KEY: 'd'.repeat(32),
+      TRANSMUTE_LOG_LEVEL: 'warn',
+      // The test drives the reconciler by hand.
+      TRANSMUTE_RECONCILE_INTERVAL_MS: '3600000',
+      ...env,
+    });
+    this.app = await NestFactory.create(AppModule.forRoot(this.config), { logger: ['error'] });
+    await this.app.init();
+    await this.createWorkerConsumers();
+  }
+
+  async stop(): Promise<void> {
+    await this.app?.close();
+    this.catalogue?.kill('SIGTERM');
+    await this.nats?.close();
+    await this.infra?.stop();
+    await rm(this.scratch, { recursive: true, force: true });
+  }
+
+  /** What a worker pool would pull next from `subject`, or null when nothing waits there. */
+  async pullWork(subject: string): Promise<TaskWork | null> {
+    const consumer = await this.js.consumers.get(Streams.tasks.name, consumerName(subject));
+    const message = await consumer.next({ expires: 2_000 });
+    if (!message) return null;
+    message.ack();
+    return fromBinary(TaskWorkSchema, message.data);
+  }
+
+  async report(outcome: Omit<TaskOutcome, '$typeName'>): Promise<void> {
+    // No msgID: this simulates redeliveries that JetStream de-duplication would not catch.
+    await this.js.publish(Subjects.tasksOutcomes, toBinary(TaskOutcomeSchema, create(TaskOutcomeSchema, outcome)));
+  }
+
+  private async announceImageFamily(): Promise<void> {
+    const bucket = await openManifestBucket(this.js);
+    const manifest = create(FamilyManifestSchema, {
+      family: 'image',
+      pairs: [
+        { inputFormat: 'png', outputFormat: 'jpg' },
+        { inputFormat: 'jpg', outputFormat: 'webp' },
+      ],
+    });
+    await bucket.put('image', toBinary(FamilyManifestSchema, manifest));
+  }
+
+  private async startCatalogue(): Promise<void> {
+    const port = await freePort();
+    const entry = join(repoRoot(), 'services/catalogue/dist/main.js');
+    this.catalogue = spawn(process.execPath, [entry], {
+      env: { ...process.env, TRANSMUTE_NATS_URL: this.infra.natsUrl, TRANSMUTE_HTTP_PORT: String(port), TRANSMUTE_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+      if (ready) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`the catalogue (${entry}) did not become ready; run \`pnpm build\` first`);
+  }
+
+  private async createWorkerConsumers(): Promise<void> {
+    const jsm = await this.nats.jetstreamManager();
+    for (const subject of [Subjects.tasksImport, Subjects.tasksConvert('image'), Subjects.tasksExport]) {
+      await jsm.consumers.add(Streams.tasks.name, { durable_name: consumerName(subject), filter_subject: subject, ack_policy: AckPolicy.Explicit });
+    }
+  }
+}
+
+const consumerName = (subject: string) => `it-${subject.replace(/\./g, '-')}`;

@@ -1,0 +1,180 @@
+import { Readable } from 'node:stream';
+import { create } from '@bufbuild/protobuf';
+import { CreateJobRequestSchema, type Job, Subjects, TaskSpecSchema } from '@transmute/contracts';
+import { STORAGE, type Storage } from '@transmute/storage';
+import { getModelToken } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import { Reconciler } from '../src/dispatch/reconciler';
+import { JobsService } from '../src/jobs/jobs.service';
+import { TaskDocument } from '../src/persistence/task.schema';
+import { OrchestratorHarness } from './orchestrator-harness';
+
+const harness = new OrchestratorHarness();
+let jobs: JobsService;
+let storage: Storage;
+let tasks: Model<TaskDocument>;
+
+beforeAll(async () => {
+  await harness.start({ TRANSMUTE_MAX_TASK_ATTEMPTS: '3' });
+  jobs = harness.app.get(JobsService);
+  storage = harness.app.get(STORAGE);
+  tasks = harness.app.get(getModelToken(TaskDocument.name));
+});
+afterAll(() => harness.stop());
+
+async function createStandardJob(): Promise<Job> {
+  const job = await jobs.create(
+    create(CreateJobRequestSchema, {
+      accountId: 'acc',
+      convertAllowance: 5,
+      taskOrder: ['in', 'to-jpg', 'out'],
+      tasks: {
+        in: create(TaskSpecSchema, { operation: 'import/upload', filename: 'photo.png' }),
+        'to-jpg': create(TaskSpecSchema, { operation: 'convert', input: ['in'], outputFormat: 'jpg' }),
+        out: create(TaskSpecSchema, { operation: 'export/url', input: ['to-jpg'], inputIsList: true }),
+      },
+    }),
+  );
+  await storage.put(`uploads/${job.id}/in`, Readable.from([Buffer.from('png bytes')]));
+  return job;
+}
+
+const taskStatus = (job: Job, name: string) => job.tasks.find((task) => task.name === name)?.status;
+
+async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('job orchestrator on real NATS and FerretDB', () => {
+  it('walks the graph, and a duplicate outcome changes nothing', async () => {
+    const job = await createStandardJob();
+    expect(job.status).toBe('waiting_upload');
+    const started = await jobs.completeUpload(job.id, 'acc');
+    expect(started.status).toBe('queued');
+
+    const importWork = await harness.pullWork(Subjects.tasksImport);
+    expect(importWork).toMatchObject({ jobId: job.id, taskName: 'in', attempt: 1, uploadKey: `uploads/${job.id}/in` });
+    const importDone = {
+      jobId: job.id,
+      taskName: 'in',
+      attempt: 1,
+      outcome: { case: 'succeeded' as const, value: { file: { key: `uploads/${job.id}/in`, filename: 'photo.png', size: 9n, format: 'png' } } },
+    };
+    await harness.report(importDone);
+    await waitFor(async () => taskStatus(await jobs.get(job.id, 'acc'), 'to-jpg') === 'queued', 'the convert task to be queued');
+
+    const convertWork = await harness.pullWork(Subjects.tasksConvert('image'));
+    expect(convertWork).toMatchObject({ taskName: 'to-jpg', inputFormat: 'png', outputFormat: 'jpg', attempt: 1 });
+    expect(convertWork?.inputs[0]?.key).toBe(`uploads/${job.id}/in`);
+
+    // The same import report again: no second convert dispatch, no state change.
+    const before = await tasks.find({ jobId: job.id }).lean().exec();
+    await harness.report(importDone);
+    await harness.report({ jobId: job.id, taskName: 'to-jpg', attempt: 1, outcome: { case: 'started', value: {} } });
+    await waitFor(async () => (await jobs.get(job.id, 'acc')).status === 'converting', 'the job to be converting');
+    expect(await harness.pullWork(Subjects.tasksConvert('image'))).toBeNull();
+    const after = await tasks.find({ jobId: job.id, name: 'in' }).lean().exec();
+    expect(after[0]).toEqual(before.find((task) => task.name === 'in'));
+
+    const convertDone = {
+      jobId: job.id,
+      taskName: 'to-jpg',
+      attempt: 1,
+      outcome: { case: 'succeeded' as const, value: { file: { key: `jobs/${job.id}/to-jpg/photo.jpg`, filename: 'photo.jpg', size: 5n, format: 'jpg' } } },
+    };
+    await harness.report(convertDone);
+    const exportWork = await waitForWork(Subjects.tasksExport);
+    expect(exportWork.inputs.map((file) => file.filename)).toEqual(['photo.jpg']);
+    await harness.report(convertDone);
+    await harness.report({
+      jobId: job.id,
+      taskName: 'out',
+      attempt: 1,
+      outcome: { case: 'succeeded', value: { result: { url: 'http://127.0.0.1:8080/v1/download/t', filename: 'photo.jpg' } } },
+    });
+    await waitFor(async () => (await jobs.get(job.id, 'acc')).status === 'finished', 'the job to finish');
+    expect(await harness.pullWork(Subjects.tasksExport)).toBeNull();
+
+    const finished = await jobs.get(job.id, 'acc');
+    expect(finished.endedAt).toBeDefined();
+    expect(finished.tasks.find((task) => task.name === 'to-jpg')?.result?.downloadUrl).toMatch(/\/v1\/download\/[\w-]+\.[\w-]+$/);
+    expect(finished.tasks.find((task) => task.name === 'out')?.result).toMatchObject({ filename: 'photo.jpg' });
+    // Credentials and options do not outlive the job.
+    expect((await tasks.find({ jobId: job.id }).lean().exec()).every((task) => task.spec === null)).toBe(true);
+  });
+
+  it('re-dispatches a task whose publish was lost, until the attempts run out', async () => {
+    const job = await createStandardJob();
+    await jobs.completeUpload(job.id, 'acc');
+    // The crash between the database write and the publish: the message never reached the stream.
+    const lost = await harness.pullWork(Subjects.tasksImport);
+    expect(lost?.attempt).toBe(1);
+    await tasks.updateOne({ jobId: job.id, name: 'in' }, { $set: { deadlineAt: new Date(Date.now() - 1_000) } }).exec();
+
+    const reconciler = harness.app.get(Reconciler);
+    await reconciler.reconcile();
+    const again = await waitForWork(Subjects.tasksImport);
+    expect(again).toMatchObject({ jobId: job.id, taskName: 'in', attempt: 2 });
+
+    // A task nobody ever completes fails once its attempts are spent, and fails the job.
+    await tasks.updateOne({ jobId: job.id, name: 'in' }, { $set: { deadlineAt: new Date(Date.now() - 1_000) } }).exec();
+    await reconciler.reconcile();
+    expect((await waitForWork(Subjects.tasksImport)).attempt).toBe(3);
+    await tasks.updateOne({ jobId: job.id, name: 'in' }, { $set: { deadlineAt: new Date(Date.now() - 1_000) } }).exec();
+    await reconciler.reconcile();
+    const failed = await jobs.get(job.id, 'acc');
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toBe('task in failed: no worker completed the task after 3 attempts');
+    expect(taskStatus(failed, 'to-jpg')).toBe('cancelled');
+  });
+
+  it('a late outcome for a finished task is ignored', async () => {
+    const job = await createStandardJob();
+    await jobs.completeUpload(job.id, 'acc');
+    await harness.pullWork(Subjects.tasksImport);
+    await harness.report({ jobId: job.id, taskName: 'in', attempt: 1, outcome: { case: 'failed', value: { error: { message: 'source unreadable' } } } });
+    await waitFor(async () => (await jobs.get(job.id, 'acc')).status === 'failed', 'the job to fail');
+    await harness.report({
+      jobId: job.id,
+      taskName: 'in',
+      attempt: 1,
+      outcome: { case: 'succeeded', value: { file: { key: `uploads/${job.id}/in`, filename: 'photo.png', size: 9n, format: 'png' } } },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const failed = await jobs.get(job.id, 'acc');
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toBe('task in failed: source unreadable');
+    expect(taskStatus(failed, 'in')).toBe('failed');
+  });
+
+  it('answers 422-class failures for unconverted pairs and other accounts\' jobs as absent', async () => {
+    await expect(
+      jobs.create(
+        create(CreateJobRequestSchema, {
+          accountId: 'acc',
+          convertAllowance: 5,
+          tasks: {
+            in: create(TaskSpecSchema, { operation: 'import/upload', filename: 'a.png' }),
+            c: create(TaskSpecSchema, { operation: 'convert', input: ['in'], outputFormat: 'mp3' }),
+          },
+        }),
+      ),
+    ).rejects.toThrow('convert task c: no conversion from png to mp3 is available');
+    const job = await createStandardJob();
+    await expect(jobs.get(job.id, 'someone-else')).rejects.toThrow(`no job ${job.id}`);
+  });
+});
+
+async function waitForWork(subject: string) {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const work = await harness.pullWork(subject);
+    if (work) return work;
+  }
+  throw new Error(`no work arrived on ${subject}`);
+}

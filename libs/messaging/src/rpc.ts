@@ -42,7 +42,11 @@ export class RpcClient implements OnModuleDestroy {
     } catch (error) {
       throw ServiceFailure.unavailable(`${subject} did not answer`, error);
     }
-    return decodeRpc(replySchema, reply);
+    try {
+      return decodeRpc(replySchema, reply);
+    } catch (error) {
+      throw new ServiceFailure(ErrorCode.INTERNAL, `${subject} answered a malformed ${replySchema.typeName}`, false, { cause: error });
+    }
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -1,0 +1,40 @@
+import { type DynamicModule, Module, type NestApplicationOptions } from '@nestjs/common';
+import { NatsModule, RpcClientModule } from '@transmute/messaging';
+import { ServiceKitModule } from '@transmute/service-kit';
+import { StorageModule } from '@transmute/storage';
+import { AuthModule } from './auth/auth.module';
+import type { GatewayConfig } from './config';
+import { DownloadsModule } from './downloads/downloads.module';
+import { ErrorsModule } from './errors/errors.module';
+import { JobsModule } from './jobs/jobs.module';
+import { StorageRoutesModule } from './storage-routes/storage-routes.module';
+
+export const SERVICE_NAME = 'gateway';
+
+/**
+ * How the app must be created, wherever it is (main.ts, tests): no app-wide
+ * body parser, because the storage routes stream raw request bodies and JSON
+ * parsing is applied per module instead.
+ */
+export const GATEWAY_APP_OPTIONS = { bodyParser: false } as const satisfies NestApplicationOptions;
+
+@Module({})
+export class AppModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }),
+        // Registers NATS with /readyz; requests themselves go through the RPC client.
+        NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
+        RpcClientModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
+        StorageModule.forRoot(config),
+        ErrorsModule,
+        AuthModule,
+        JobsModule,
+        DownloadsModule,
+        ...(config.storageDriver === 'fs' ? [StorageRoutesModule] : []),
+      ],
+    };
+  }
+}

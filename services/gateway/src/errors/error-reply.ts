@@ -1,0 +1,60 @@
+import { HttpException } from '@nestjs/common';
+import { ErrorCode, ServiceFailure } from '@transmute/contracts';
+
+/** The spec's Error shape: every failing response of the API carries exactly this. */
+export interface ErrorBody {
+  status: 'error';
+  message: string;
+}
+
+export interface ErrorReply {
+  httpStatus: number;
+  body: ErrorBody;
+  /** Client mistakes are not logged; faults on our side are. */
+  log: 'none' | 'warn' | 'error';
+}
+
+/** The one table from error classes to HTTP statuses. */
+export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
+  [ErrorCode.UNSPECIFIED]: 500,
+  [ErrorCode.INVALID_ARGUMENT]: 400,
+  [ErrorCode.UNAUTHENTICATED]: 401,
+  [ErrorCode.QUOTA_EXCEEDED]: 402,
+  [ErrorCode.FORBIDDEN]: 403,
+  [ErrorCode.NOT_FOUND]: 404,
+  [ErrorCode.CONFLICT]: 409,
+  [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
+  [ErrorCode.VALIDATION_FAILED]: 422,
+  [ErrorCode.RATE_LIMITED]: 429,
+  [ErrorCode.UNAVAILABLE]: 503,
+  [ErrorCode.INTERNAL]: 500,
+};
+
+/** What a client sees of a fault on our side: nothing that could leak internals. */
+export const INTERNAL_ERROR_MESSAGE = 'internal error';
+
+const reply = (httpStatus: number, message: string, log: ErrorReply['log']): ErrorReply => ({
+  httpStatus,
+  body: { status: 'error', message },
+  log,
+});
+
+/**
+ * Turns anything a route threw into the HTTP status and Error body the client
+ * gets. Our code throws ServiceFailure; HttpExceptions only come from the
+ * framework (unknown route, unsupported method), so their text is not reused.
+ */
+export function errorReplyFor(error: unknown, request: { method: string; path: string }): ErrorReply {
+  if (error instanceof ServiceFailure) {
+    const httpStatus = HTTP_STATUS_BY_CODE[error.code] ?? 500;
+    if (httpStatus === 500) return reply(500, INTERNAL_ERROR_MESSAGE, 'error');
+    return reply(httpStatus, error.message, httpStatus === 503 ? 'warn' : 'none');
+  }
+  if (error instanceof HttpException) {
+    const httpStatus = error.getStatus();
+    if (httpStatus >= 500) return reply(httpStatus, INTERNAL_ERROR_MESSAGE, 'error');
+    if (httpStatus === 404) return reply(404, `no route ${request.method} ${request.path}`, 'none');
+    return reply(httpStatus, error.message, 'none');
+  }
+  return reply(500, INTERNAL_ERROR_MESSAGE, 'error');
+}

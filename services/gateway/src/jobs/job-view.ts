@@ -1,0 +1,142 @@
+import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import type { Job, Task, TaskResult } from '@transmute/contracts';
+
+/** A job as the API returns it (spec: "Job (response body)"). */
+export interface JobView {
+  id: string;
+  tag: string;
+  status: string;
+  createdAt: string | null;
+  updatedAt: string | null;
+  startedAt: string | null;
+  endedAt: string | null;
+  tasks: TaskView[];
+  result: JobResultView | null;
+  error: string;
+  links: { self: string };
+  sandbox?: true;
+  note?: string;
+}
+
+/** Spec: "Task record (inside a job response)". */
+export interface TaskView {
+  id: string;
+  name: string;
+  job: string;
+  operation: string;
+  status: string;
+  dependsOn: string[];
+  createdAt: string | null;
+  updatedAt: string | null;
+  result?: TaskResultView;
+}
+
+export interface UploadFormView {
+  url: string;
+  method: string;
+  parameters: Record<string, string>;
+  headers: Record<string, string>;
+  expiresAt: string | null;
+}
+
+export interface FileView {
+  url: string;
+  filename: string;
+}
+
+/** Spec: "Task results"; only the fields the task has. */
+export interface TaskResultView {
+  form?: UploadFormView;
+  url?: string;
+  filename?: string;
+  download_url?: string;
+  error?: string;
+  files?: FileView[];
+}
+
+/** The job-level result (the spec leaves its fields open; see README): the job's downloadable files. */
+export interface JobResultView {
+  files: JobFileView[];
+}
+
+export interface JobFileView extends FileView {
+  /** The task that produced the link. */
+  task: string;
+}
+
+export const jobPath = (jobId: string) => `/v1/process/jobs/${jobId}`;
+
+const iso = (stamp: Timestamp | undefined): string | null => (stamp ? timestampDate(stamp).toISOString() : null);
+
+/** The public shape of a job. Never renders the owning account. */
+export function renderJob(job: Job): JobView {
+  return {
+    id: job.id,
+    tag: job.tag,
+    status: job.status,
+    createdAt: iso(job.createdAt),
+    updatedAt: iso(job.updatedAt),
+    startedAt: iso(job.startedAt),
+    endedAt: iso(job.endedAt),
+    tasks: job.tasks.map((task) => renderTask(job.id, task)),
+    result: job.status === 'finished' ? { files: jobFiles(job.tasks) } : null,
+    error: job.error,
+    links: { self: jobPath(job.id) },
+  };
+}
+
+function renderTask(jobId: string, task: Task): TaskView {
+  const view: TaskView = {
+    id: task.name,
+    name: task.name,
+    job: jobId,
+    operation: task.operation,
+    status: task.status,
+    dependsOn: [...task.dependsOn],
+    createdAt: iso(task.createdAt),
+    updatedAt: iso(task.updatedAt),
+  };
+  const result = task.result ? renderTaskResult(task.result) : undefined;
+  if (result && Object.keys(result).length > 0) view.result = result;
+  return view;
+}
+
+export function renderTaskResult(result: TaskResult): TaskResultView {
+  const view: TaskResultView = {};
+  if (result.form) {
+    view.form = {
+      url: result.form.url,
+      method: result.form.method,
+      parameters: { ...result.form.parameters },
+      headers: { ...result.form.headers },
+      expiresAt: iso(result.form.expiresAt),
+    };
+  }
+  if (result.url) view.url = result.url;
+  if (result.filename) view.filename = result.filename;
+  if (result.downloadUrl) view.download_url = result.downloadUrl;
+  if (result.error) view.error = result.error;
+  if (result.files.length > 0) view.files = result.files.map(({ url, filename }) => ({ url, filename }));
+  return view;
+}
+
+/**
+ * What a finished job delivers: the export/url links when the job has an
+ * export/url task; otherwise the download_url of each convert at the end of a
+ * chain (no other convert reads it), since those are the job's outputs.
+ */
+export function jobFiles(tasks: readonly Task[]): JobFileView[] {
+  const exports = tasks.filter((task) => task.operation === 'export/url');
+  if (exports.length > 0) return exports.flatMap(exportedFiles);
+  const readByConvert = new Set(tasks.filter((task) => task.operation === 'convert').flatMap((task) => task.dependsOn));
+  return tasks
+    .filter((task) => task.operation === 'convert' && !readByConvert.has(task.name) && task.result?.downloadUrl)
+    .map((task) => ({ task: task.name, url: task.result?.downloadUrl ?? '', filename: task.result?.filename ?? '' }));
+}
+
+function exportedFiles(task: Task): JobFileView[] {
+  const result = task.result;
+  if (!result) return [];
+  if (result.files.length > 0) return result.files.map(({ url, filename }) => ({ task: task.name, url, filename }));
+  return result.url ? [{ task: task.name, url: result.url, filename: result.filename }] : [];
+}

@@ -1,0 +1,15 @@
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { JsonBodyMiddleware } from '../http/json-body.middleware';
+import { JobsClient } from './jobs.client';
+import { JobsController } from './jobs.controller';
+
+/** `/v1/process/jobs`: job creation, look-up and complete-upload, answered by the orchestrator. */
+@Module({
+  controllers: [JobsController],
+  providers: [JobsClient],
+})
+export class JobsModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(JsonBodyMiddleware).forRoutes(JobsController);
+  }
+}

@@ -42,7 +42,8 @@ export class PullWorker {
     this.stopping = true;
     const drained = Promise.all(this.slots).then(() => true);
     const timedOut = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), graceMs).unref());
-    if (!(await Promise.race([drained, timedOut]))) {
+    // Idle slots sit in a pull for up to PULL_EXPIRES_MS; only messages in hand need releasing.
+    if (!(await Promise.race([drained, timedOut])) && this.inFlight.size > 0) {
       this.logger.warn(`releasing ${this.inFlight.size} message(s) still in hand after ${graceMs} ms`);
       for (const task of this.inFlight) task.controller.abort();
       await Promise.all([...this.inFlight].map((task) => task.done));

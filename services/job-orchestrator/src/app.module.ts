@@ -9,6 +9,7 @@ import { OutcomeConsumer } from './dispatch/outcome.consumer';
 import { OutcomeService } from './dispatch/outcome.service';
 import { Reconciler } from './dispatch/reconciler';
 import { TaskDispatcher } from './dispatch/task-dispatcher';
+import { JobLocks } from './jobs/job-locks';
 import { JobProgress } from './jobs/job-progress';
 import { JobsRpcController } from './jobs/jobs.rpc.controller';
 import { JobsService } from './jobs/jobs.service';
@@ -31,7 +32,7 @@ export class AppModule {
         jobModels,
       ],
       controllers: [JobsRpcController],
-      providers: [JobRepository, CatalogueClient, TaskDispatcher, JobProgress, JobsService, OutcomeService, OutcomeConsumer, Reconciler],
+      providers: [JobLocks, JobRepository, CatalogueClient, TaskDispatcher, JobProgress, JobsService, OutcomeService, OutcomeConsumer, Reconciler],
     };
   }
 }

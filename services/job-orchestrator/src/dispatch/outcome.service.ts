@@ -5,6 +5,7 @@ import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { DownloadTokens } from '@transmute/storage';
 import type { OrchestratorConfig } from '../config';
 import { outputFilename } from '../jobs/formats';
+import { JobLocks } from '../jobs/job-locks';
 import { JobProgress } from '../jobs/job-progress';
 import { JobRepository, type TaskRecord } from '../persistence/job.repository';
 import type { StoredOutput } from '../persistence/task.schema';
@@ -27,12 +28,17 @@ export class OutcomeService {
     private readonly repository: JobRepository,
     private readonly dispatcher: TaskDispatcher,
     private readonly progress: JobProgress,
+    private readonly locks: JobLocks,
     @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
   ) {
     this.downloadTokens = new DownloadTokens(config.downloadTokenKey);
   }
 
-  async apply(outcome: TaskOutcome): Promise<void> {
+  apply(outcome: TaskOutcome): Promise<void> {
+    return this.locks.run(outcome.jobId, () => this.applyNow(outcome));
+  }
+
+  private async applyNow(outcome: TaskOutcome): Promise<void> {
     const { jobId, taskName } = outcome;
     const now = new Date();
     switch (outcome.outcome.case) {

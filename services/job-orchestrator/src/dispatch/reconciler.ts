@@ -2,8 +2,9 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnAppl
 import { Counter } from 'prom-client';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
+import { JobLocks } from '../jobs/job-locks';
 import { JobProgress } from '../jobs/job-progress';
-import { JobRepository } from '../persistence/job.repository';
+import { JobRepository, type TaskRecord } from '../persistence/job.repository';
 import { TaskDispatcher } from './task-dispatcher';
 
 const BATCH = 100;
@@ -33,6 +34,7 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly repository: JobRepository,
     private readonly dispatcher: TaskDispatcher,
     private readonly progress: JobProgress,
+    private readonly locks: JobLocks,
     @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
   ) {}
 
@@ -53,37 +55,39 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
   /** One pass; returns how many tasks it touched. */
   async reconcile(now = new Date()): Promise<number> {
     const overdue = await this.repository.findOverdue(['queued', 'processing'], now, BATCH);
-    for (const task of overdue) {
-      const job = await this.repository.findJob(task.jobId);
-      if (!job) continue;
-      if (task.attempt >= this.config.maxTaskAttempts) {
-        const failed = await this.repository.transitionTask(
-          task.jobId,
-          task.name,
-          [task.status],
-          {
-            $set: {
-              status: 'failed',
-              deadlineAt: null,
-              updatedAt: now,
-              result: { error: `no worker completed the task after ${task.attempt} attempts` },
-            },
+    for (const task of overdue) await this.locks.run(task.jobId, () => this.reconcileTask(task, now));
+    return overdue.length;
+  }
+
+  private async reconcileTask(task: TaskRecord, now: Date): Promise<void> {
+    const job = await this.repository.findJob(task.jobId);
+    if (!job) return;
+    if (task.attempt >= this.config.maxTaskAttempts) {
+      const failed = await this.repository.transitionTask(
+        task.jobId,
+        task.name,
+        [task.status],
+        {
+          $set: {
+            status: 'failed',
+            deadlineAt: null,
+            updatedAt: now,
+            result: { error: `no worker completed the task after ${task.attempt} attempts` },
           },
-          { attempt: task.attempt },
-        );
-        if (failed) {
-          abandoned.inc();
-          this.logger.warn({ jobId: task.jobId, task: task.name, attempts: task.attempt }, 'task abandoned');
-          await this.progress.refresh(task.jobId);
-        }
-        continue;
-      }
-      if (await this.dispatcher.redispatch(task, job.accountId)) {
-        redispatched.inc({ status: task.status });
-        this.logger.warn({ jobId: task.jobId, task: task.name, was: task.status, attempt: task.attempt + 1 }, 'task dispatched again');
+        },
+        { attempt: task.attempt },
+      );
+      if (failed) {
+        abandoned.inc();
+        this.logger.warn({ jobId: task.jobId, task: task.name, attempts: task.attempt }, 'task abandoned');
         await this.progress.refresh(task.jobId);
       }
+      return;
     }
-    return overdue.length;
+    if (await this.dispatcher.redispatch(task, job.accountId)) {
+      redispatched.inc({ status: task.status });
+      this.logger.warn({ jobId: task.jobId, task: task.name, was: task.status, attempt: task.attempt + 1 }, 'task dispatched again');
+      await this.progress.refresh(task.jobId);
+    }
   }
 }

@@ -20,6 +20,7 @@ import type { OrchestratorConfig } from '../config';
 import { TaskDispatcher } from '../dispatch/task-dispatcher';
 import { JobRepository, type TaskRecord } from '../persistence/job.repository';
 import { type JobPlan, type PlannedTask, planJob } from './job-plan';
+import { JobLocks } from './job-locks';
 import { JobProgress } from './job-progress';
 import { toJobMessage } from './job-view';
 
@@ -39,6 +40,7 @@ export class JobsService {
     private readonly catalogue: CatalogueClient,
     private readonly dispatcher: TaskDispatcher,
     private readonly progress: JobProgress,
+    private readonly locks: JobLocks,
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
   ) {}
@@ -78,7 +80,11 @@ export class JobsService {
   }
 
   /** Starts the job. Called again after it started, it only answers the job as it is. */
-  async completeUpload(jobId: string, accountId: string): Promise<Job> {
+  completeUpload(jobId: string, accountId: string): Promise<Job> {
+    return this.locks.run(jobId, () => this.start(jobId, accountId));
+  }
+
+  private async start(jobId: string, accountId: string): Promise<Job> {
     const job = await this.get(jobId, accountId);
     if (job.status !== 'waiting_upload') return job;
     const tasks = await this.repository.findTasks(jobId);

@@ -1,0 +1,6 @@
+export * from './api-types';
+export * from './api-client';
+export * from './wait-for-job';
+export * from './samples';
+export * from './platform';
+export * from './job-shape';

@@ -19,6 +19,7 @@ import { CatalogueClient } from '../catalogue/catalogue.client';
 import type { OrchestratorConfig } from '../config';
 import { TaskDispatcher } from '../dispatch/task-dispatcher';
 import { JobRepository, type TaskRecord } from '../persistence/job.repository';
+import { taskId } from '../persistence/task.schema';
 import { type JobPlan, type PlannedTask, planJob } from './job-plan';
 import { JobLocks } from './job-locks';
 import { JobProgress } from './job-progress';
@@ -139,6 +140,7 @@ export class JobsService {
       result = toJson(TaskResultSchema, create(TaskResultSchema, { form })) as Record<string, unknown>;
     }
     return {
+      _id: taskId(jobId, planned.name),
       jobId,
       name: planned.name,
       operation: planned.operation,

@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
 import type { JobStatus, TaskStatus } from '@transmute/contracts';
 import { JobDocument } from './job.schema';
-import { TaskDocument } from './task.schema';
+import { TaskDocument, taskId } from './task.schema';
 
 export type JobRecord = JobDocument;
 export type TaskRecord = TaskDocument;
@@ -29,8 +29,12 @@ export class JobRepository {
     return this.jobs.findById(jobId).lean<JobRecord>().exec();
   }
 
-  findTasks(jobId: string): Promise<TaskRecord[]> {
-    return this.tasks.find({ jobId }).lean<TaskRecord[]>().exec();
+  /** The job's tasks, each fetched by `_id` (a filter on `jobId` would scan every task on FerretDB). */
+  async findTasks(jobId: string): Promise<TaskRecord[]> {
+    const job = await this.jobs.findById(jobId, { taskOrder: 1 }).lean<Pick<JobRecord, 'taskOrder'>>().exec();
+    if (!job) return [];
+    const tasks = await Promise.all(job.taskOrder.map((name) => this.tasks.findById(taskId(jobId, name)).lean<TaskRecord>().exec()));
+    return tasks.filter((task): task is TaskRecord => task !== null);
   }
 
   /** Moves a task from one of `from` to its next state; null when it was not in one of them. */
@@ -42,7 +46,7 @@ export class JobRepository {
     extraCondition: FilterQuery<TaskDocument> = {},
   ): Promise<TaskRecord | null> {
     return this.tasks
-      .findOneAndUpdate({ jobId, name, status: { $in: [...from] }, ...extraCondition }, update, { new: true })
+      .findOneAndUpdate({ _id: taskId(jobId, name), status: { $in: [...from] }, ...extraCondition }, update, { new: true })
       .lean<TaskRecord>()
       .exec();
   }
@@ -52,12 +56,15 @@ export class JobRepository {
   }
 
   async cancelWaitingTasks(jobId: string, statuses: readonly TaskStatus[]): Promise<void> {
-    await this.tasks.updateMany({ jobId, status: { $in: [...statuses] } }, { $set: { status: 'cancelled', updatedAt: new Date() } }).exec();
+    for (const task of await this.findTasks(jobId)) {
+      if (!statuses.includes(task.status)) continue;
+      await this.tasks.updateOne({ _id: task._id, status: task.status }, { $set: { status: 'cancelled', updatedAt: new Date() } }).exec();
+    }
   }
 
   /** Credentials given on tasks serve one job only. */
   async eraseSpecs(jobId: string): Promise<void> {
-    await this.tasks.updateMany({ jobId }, { $set: { spec: null } }).exec();
+    for (const task of await this.findTasks(jobId)) await this.tasks.updateOne({ _id: task._id }, { $set: { spec: null } }).exec();
   }
 
   findOverdue(statuses: readonly TaskStatus[], now: Date, limit: number): Promise<TaskRecord[]> {

@@ -9,8 +9,17 @@ export interface StoredOutput {
   format: string;
 }
 
+/** A task's `_id`: FerretDB (SQLite) filters only `_id` inside the database, so every look-up goes by it. */
+export function taskId(jobId: string, name: string): string {
+  return `${jobId}/${name}`;
+}
+
 @Schema({ collection: 'tasks', versionKey: false })
 export class TaskDocument {
+  /** `<jobId>/<name>`, see taskId(). */
+  @Prop({ type: String, required: true })
+  _id!: string;
+
   @Prop({ type: String, required: true })
   jobId!: string;
 
@@ -65,5 +74,4 @@ export class TaskDocument {
 }
 
 export const TaskSchema = SchemaFactory.createForClass(TaskDocument);
-TaskSchema.index({ jobId: 1, name: 1 }, { unique: true });
 TaskSchema.index({ status: 1, deadlineAt: 1 });

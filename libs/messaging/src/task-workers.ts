@@ -57,7 +57,7 @@ export class TaskWorkers {
       ackWaitMs: options.config.ackWaitMs,
       maxDeliver: options.config.maxDeliver,
     };
-    await this.setup.ensureStream(options.stream);
+    // Ensures the stream too.
     await this.setup.ensureWorkConsumer(consumer);
     const runner = new TaskWorkRunner(this.connection.jetstream(), this.publisher, {
       consumer,

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { create, toBinary } from '@bufbuild/protobuf';
-import type { NatsConnection } from 'nats';
+import type { KV, NatsConnection } from 'nats';
 import { Consumers, FamilyManifestSchema, Streams, Subjects } from '@transmute/contracts';
 import { MANIFEST_REFRESH_MS, NATS_CONNECTION, type TaskWorkRunner, TaskWorkers, openManifestBucket } from '@transmute/messaging';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
@@ -20,6 +20,7 @@ export class ConvertWorker implements OnApplicationBootstrap, BeforeApplicationS
   private readonly logger = new Logger(ConvertWorker.name);
   private runner?: TaskWorkRunner;
   private refresh?: NodeJS.Timeout;
+  private manifests?: KV;
 
   constructor(
     @Inject(FAMILY) private readonly family: ConverterFamily,
@@ -31,6 +32,7 @@ export class ConvertWorker implements OnApplicationBootstrap, BeforeApplicationS
 
   async onApplicationBootstrap(): Promise<void> {
     await this.family.start?.();
+    this.manifests = await openManifestBucket(this.connection.jetstream());
     await this.announce();
     this.refresh = setInterval(() => void this.announce().catch((error: unknown) => this.logger.warn({ err: error }, 'manifest refresh failed')), MANIFEST_REFRESH_MS);
     this.runner = await this.workers.start({
@@ -49,12 +51,11 @@ export class ConvertWorker implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async announce(): Promise<void> {
-    const bucket = await openManifestBucket(this.connection.jetstream());
     const manifest = create(FamilyManifestSchema, {
       family: this.family.name,
       engineVersion: this.family.engineVersion,
       pairs: this.family.pairs(),
     });
-    await bucket.put(this.family.name, toBinary(FamilyManifestSchema, manifest));
+    await this.manifests!.put(this.family.name, toBinary(FamilyManifestSchema, manifest));
   }
 }

@@ -4,10 +4,9 @@ import { type TaskOutcome, TaskResultSchema, type TaskSucceeded } from '@transmu
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { DownloadTokens } from '@transmute/storage';
 import type { OrchestratorConfig } from '../config';
-import { outputFilename } from '../jobs/formats';
 import { JobLocks } from '../jobs/job-locks';
 import { JobProgress } from '../jobs/job-progress';
-import { JobRepository, type TaskRecord } from '../persistence/job.repository';
+import { type JobRecord, JobRepository } from '../persistence/job.repository';
 import type { StoredOutput } from '../persistence/task.schema';
 import { TaskDispatcher } from './task-dispatcher';
 
@@ -40,6 +39,8 @@ export class OutcomeService {
 
   private async applyNow(outcome: TaskOutcome): Promise<void> {
     const { jobId, taskName } = outcome;
+    const job = await this.repository.findJob(jobId);
+    if (!job) return;
     const now = new Date();
     switch (outcome.outcome.case) {
       case 'started':
@@ -48,7 +49,7 @@ export class OutcomeService {
         });
         break;
       case 'succeeded':
-        await this.succeed(jobId, taskName, outcome.outcome.value, now);
+        await this.succeed(job, taskName, outcome.outcome.value, now);
         break;
       case 'failed': {
         const message = outcome.outcome.value.error?.message || 'unknown error';
@@ -61,35 +62,23 @@ export class OutcomeService {
         this.logger.warn({ jobId, taskName }, 'outcome without a case ignored');
         return;
     }
-    const job = await this.repository.findJob(jobId);
-    if (!job) return;
-    await this.dispatcher.dispatchReady(jobId, job.accountId);
+    await this.dispatcher.dispatchReady(job);
     await this.progress.refresh(jobId);
   }
 
-  private async succeed(jobId: string, taskName: string, succeeded: TaskSucceeded, now: Date): Promise<void> {
-    const tasks = await this.repository.findTasks(jobId);
-    const task = tasks.find((candidate) => candidate.name === taskName);
-    if (!task) return;
-    const job = await this.repository.findJob(jobId);
-    const output = succeeded.file ? this.describeOutput(task, tasks, succeeded) : null;
+  private async succeed(job: JobRecord, taskName: string, succeeded: TaskSucceeded, now: Date): Promise<void> {
+    const operation = (await this.repository.findTasks(job)).find((candidate) => candidate.name === taskName)?.operation;
+    if (!operation) return;
+    const file = succeeded.file;
+    // Workers name the files they produce; the task name only stands in for a nameless one.
+    const output: StoredOutput | null = file
+      ? { key: file.key, filename: file.filename || taskName, size: Number(file.size), format: file.format }
+      : null;
     const result = create(TaskResultSchema, succeeded.result ?? {});
-    if (task.operation === 'convert' && output && job) {
-      result.downloadUrl = this.downloadUrl(output, job.accountId);
-    }
-    await this.repository.transitionTask(jobId, taskName, RUNNING, {
+    if (operation === 'convert' && output) result.downloadUrl = this.downloadUrl(output, job.accountId);
+    await this.repository.transitionTask(job._id, taskName, RUNNING, {
       $set: { status: 'finished', updatedAt: now, deadlineAt: null, output, result: toJson(TaskResultSchema, result) },
     });
-  }
-
-  private describeOutput(task: TaskRecord, tasks: TaskRecord[], succeeded: TaskSucceeded): StoredOutput {
-    const file = succeeded.file!;
-    let filename = file.filename;
-    if (!filename && task.operation === 'convert') {
-      const source = tasks.find((candidate) => candidate.name === task.dependsOn[0])?.output?.filename ?? task.name;
-      filename = outputFilename(source, task.outputFormat);
-    }
-    return { key: file.key, filename: filename || task.name, size: Number(file.size), format: file.format || task.outputFormat };
   }
 
   private downloadUrl(output: StoredOutput, accountId: string): string {

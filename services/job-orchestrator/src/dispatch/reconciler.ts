@@ -84,7 +84,7 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
       }
       return;
     }
-    if (await this.dispatcher.redispatch(task, job.accountId)) {
+    if (await this.dispatcher.redispatch(task, job)) {
       redispatched.inc({ status: task.status });
       this.logger.warn({ jobId: task.jobId, task: task.name, was: task.status, attempt: task.attempt + 1 }, 'task dispatched again');
       await this.progress.refresh(task.jobId);

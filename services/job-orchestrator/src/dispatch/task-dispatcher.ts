@@ -5,7 +5,7 @@ import { WorkPublisher } from '@transmute/messaging';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
 import { isWaiting } from '../jobs/job-status';
-import { JobRepository, type TaskRecord } from '../persistence/job.repository';
+import { type JobRecord, JobRepository, type TaskRecord } from '../persistence/job.repository';
 
 /** The subject a task's work goes to. */
 export function workSubject(task: Pick<TaskRecord, 'operation' | 'family'>): string {
@@ -30,8 +30,8 @@ export class TaskDispatcher {
   ) {}
 
   /** Dispatches every waiting task whose inputs are all finished. Safe to call any number of times. */
-  async dispatchReady(jobId: string, accountId: string): Promise<void> {
-    const tasks = await this.repository.findTasks(jobId);
+  async dispatchReady(job: JobRecord): Promise<void> {
+    const tasks = await this.repository.findTasks(job);
     const byName = new Map(tasks.map((task) => [task.name, task]));
     for (const task of tasks) {
       if (!isWaiting(task.status)) continue;
@@ -39,18 +39,18 @@ export class TaskDispatcher {
       if (inputs.some((input) => input?.status !== 'finished')) continue;
       if (task.operation === 'export/webhook') {
         // Nothing to run now: the webhook dispatcher notifies the target once the job ends.
-        await this.repository.transitionTask(jobId, task.name, [task.status], { $set: { status: 'finished', updatedAt: new Date() } });
+        await this.repository.transitionTask(job._id, task.name, [task.status], { $set: { status: 'finished', updatedAt: new Date() } });
         continue;
       }
-      await this.dispatch(task, [task.status], accountId, inputs as TaskRecord[]);
+      await this.dispatch(task, [task.status], job.accountId, inputs as TaskRecord[]);
     }
   }
 
   /** Dispatches one task again (reconciler); `task` is the stale copy whose attempt must still match. */
-  async redispatch(task: TaskRecord, accountId: string): Promise<boolean> {
-    const tasks = await this.repository.findTasks(task.jobId);
+  async redispatch(task: TaskRecord, job: JobRecord): Promise<boolean> {
+    const tasks = await this.repository.findTasks(job);
     const inputs = task.dependsOn.map((name) => tasks.find((candidate) => candidate.name === name)) as TaskRecord[];
-    return this.dispatch(task, [task.status], accountId, inputs, { attempt: task.attempt });
+    return this.dispatch(task, [task.status], job.accountId, inputs, { attempt: task.attempt });
   }
 
   private async dispatch(

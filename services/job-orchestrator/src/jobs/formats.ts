@@ -24,13 +24,6 @@ export function isValidFormat(format: string): boolean {
   return FORMAT.test(format);
 }
 
-/** File name of a produced file: the source's stem with the new extension. */
-export function outputFilename(sourceFilename: string, format: string): string {
-  const dot = sourceFilename.lastIndexOf('.');
-  const stem = dot > 0 ? sourceFilename.slice(0, dot) : sourceFilename || 'file';
-  return `${stem}.${format}`;
-}
-
 function decodeURIComponentSafe(value: string): string {
   try {
     return decodeURIComponent(value);

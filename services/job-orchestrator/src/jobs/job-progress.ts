@@ -26,7 +26,7 @@ export class JobProgress {
     for (let attempt = 0; attempt < REFRESH_ATTEMPTS; attempt++) {
       const job = await this.repository.findJob(jobId);
       if (!job || TERMINAL_JOB_STATUSES.includes(job.status)) return;
-      const tasks = await this.repository.findTasks(jobId);
+      const tasks = await this.repository.findTasks(job);
       const states = tasks.map((task) => ({ ...task, error: typeof task.result?.['error'] === 'string' ? task.result['error'] : '' }));
       const derived = deriveJobStatus(states, job.startedAt !== null);
       if (derived.status === job.status) return;
@@ -37,8 +37,8 @@ export class JobProgress {
       });
       if (!updated) continue; // someone else moved it first: look again
       if (terminal) {
-        await this.repository.cancelWaitingTasks(jobId, ['waiting_upload', 'waiting', 'waiting_input', 'queued']);
-        await this.repository.eraseSpecs(jobId);
+        await this.repository.cancelWaitingTasks(job, ['waiting_upload', 'waiting', 'waiting_input', 'queued']);
+        await this.repository.eraseSpecs(job);
       }
       this.logger.log({ jobId, from: job.status, to: derived.status }, 'job status changed');
       await this.announce(jobId);
@@ -49,7 +49,7 @@ export class JobProgress {
   async announce(jobId: string): Promise<void> {
     const job = await this.repository.findJob(jobId);
     if (!job) return;
-    const message = toJobMessage(job, await this.repository.findTasks(jobId));
+    const message = toJobMessage(job, await this.repository.findTasks(job));
     this.publisher.broadcast(Subjects.jobEvents(jobId), JobEventSchema, create(JobEventSchema, { job: message }));
   }
 }

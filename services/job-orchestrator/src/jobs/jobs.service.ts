@@ -18,7 +18,7 @@ import { STORAGE, type Storage, storageKey } from '@transmute/storage';
 import { CatalogueClient } from '../catalogue/catalogue.client';
 import type { OrchestratorConfig } from '../config';
 import { TaskDispatcher } from '../dispatch/task-dispatcher';
-import { JobRepository, type TaskRecord } from '../persistence/job.repository';
+import { type JobRecord, JobRepository, type TaskRecord } from '../persistence/job.repository';
 import { taskId } from '../persistence/task.schema';
 import { type JobPlan, type PlannedTask, planJob } from './job-plan';
 import { JobLocks } from './job-locks';
@@ -74,10 +74,15 @@ export class JobsService {
   }
 
   async get(jobId: string, accountId: string): Promise<Job> {
+    const job = await this.ownedJob(jobId, accountId);
+    return toJobMessage(job, await this.repository.findTasks(job));
+  }
+
+  private async ownedJob(jobId: string, accountId: string): Promise<JobRecord> {
     const job = await this.repository.findJob(jobId);
     // Another account's job is as absent as a job that never was.
     if (!job || (accountId && job.accountId !== accountId)) throw ServiceFailure.notFound(`no job ${jobId}`);
-    return toJobMessage(job, await this.repository.findTasks(jobId));
+    return job;
   }
 
   /** Starts the job. Called again after it started, it only answers the job as it is. */
@@ -86,9 +91,9 @@ export class JobsService {
   }
 
   private async start(jobId: string, accountId: string): Promise<Job> {
-    const job = await this.get(jobId, accountId);
-    if (job.status !== 'waiting_upload') return job;
-    const tasks = await this.repository.findTasks(jobId);
+    const job = await this.ownedJob(jobId, accountId);
+    const tasks = await this.repository.findTasks(job);
+    if (job.status !== 'waiting_upload') return toJobMessage(job, tasks);
     for (const task of tasks.filter((candidate) => candidate.operation === 'import/upload')) {
       if (!(await this.storage.stat(task.uploadKey))) {
         throw new ServiceFailure(ErrorCode.CONFLICT, `the file for task ${task.name} has not been uploaded yet; send it to the form URL first`);
@@ -99,7 +104,7 @@ export class JobsService {
       $set: { status: 'queued', startedAt: now, updatedAt: now },
     });
     if (started) {
-      await this.dispatcher.dispatchReady(jobId, started.accountId);
+      await this.dispatcher.dispatchReady(started);
       await this.progress.refresh(jobId);
       await this.progress.announce(jobId);
     }

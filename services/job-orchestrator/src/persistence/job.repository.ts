@@ -7,6 +7,8 @@ import { TaskDocument, taskId } from './task.schema';
 
 export type JobRecord = JobDocument;
 export type TaskRecord = TaskDocument;
+/** What locating a job's tasks needs: callers pass the job they already hold. */
+export type TaskOwner = Pick<JobRecord, '_id' | 'taskOrder'>;
 
 /**
  * The technology of job storage. Every status change is a conditional update
@@ -30,10 +32,8 @@ export class JobRepository {
   }
 
   /** The job's tasks, each fetched by `_id` (a filter on `jobId` would scan every task on FerretDB). */
-  async findTasks(jobId: string): Promise<TaskRecord[]> {
-    const job = await this.jobs.findById(jobId, { taskOrder: 1 }).lean<Pick<JobRecord, 'taskOrder'>>().exec();
-    if (!job) return [];
-    const tasks = await Promise.all(job.taskOrder.map((name) => this.tasks.findById(taskId(jobId, name)).lean<TaskRecord>().exec()));
+  async findTasks(job: TaskOwner): Promise<TaskRecord[]> {
+    const tasks = await Promise.all(job.taskOrder.map((name) => this.tasks.findById(taskId(job._id, name)).lean<TaskRecord>().exec()));
     return tasks.filter((task): task is TaskRecord => task !== null);
   }
 
@@ -55,16 +55,16 @@ export class JobRepository {
     return this.jobs.findOneAndUpdate({ _id: jobId, status: from }, update, { new: true }).lean<JobRecord>().exec();
   }
 
-  async cancelWaitingTasks(jobId: string, statuses: readonly TaskStatus[]): Promise<void> {
-    for (const task of await this.findTasks(jobId)) {
+  async cancelWaitingTasks(job: TaskOwner, statuses: readonly TaskStatus[]): Promise<void> {
+    for (const task of await this.findTasks(job)) {
       if (!statuses.includes(task.status)) continue;
       await this.tasks.updateOne({ _id: task._id, status: task.status }, { $set: { status: 'cancelled', updatedAt: new Date() } }).exec();
     }
   }
 
   /** Credentials given on tasks serve one job only. */
-  async eraseSpecs(jobId: string): Promise<void> {
-    for (const task of await this.findTasks(jobId)) await this.tasks.updateOne({ _id: task._id }, { $set: { spec: null } }).exec();
+  async eraseSpecs(job: TaskOwner): Promise<void> {
+    for (const task of await this.findTasks(job)) await this.tasks.updateOne({ _id: task._id }, { $set: { spec: null } }).exec();
   }
 
   findOverdue(statuses: readonly TaskStatus[], now: Date, limit: number): Promise<TaskRecord[]> {

@@ -76,12 +76,70 @@ ensure_pnpm() {
   echo "pnpm ${PNPM_VERSION} ready (via corepack)"
 }
 
+packages_dir="${script_dir}/packages"
+
+# Lines of a package list without comments or blanks.
+list_entries() {
+  grep -vE '^\s*(#|$)' "$1" || true
+}
+
+install_apt_packages() {
+  local missing=()
+  local pkg
+  while read -r pkg; do
+    dpkg-query -W -f='${Status}' "${pkg}" 2>/dev/null | grep -q 'install ok installed' || missing+=("${pkg}")
+  done < <(list_entries "${packages_dir}/apt.txt")
+  if ((${#missing[@]} == 0)); then
+    echo "debian packages ready ($(list_entries "${packages_dir}/apt.txt" | wc -l) listed)"
+    return
+  fi
+  [[ "$(id -u)" == 0 ]] || fail "missing Debian packages, install them as root: apt-get install ${missing[*]}"
+  echo "installing Debian packages: ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+install_python_tools() {
+  local venv="${repo_root}/.tools/venv"
+  local requirements="${packages_dir}/requirements.txt"
+  local stamp="${venv}/.requirements.sha256"
+  local wanted
+  wanted="$(sha256sum "${requirements}" | cut -d' ' -f1)"
+  if [[ -f "${stamp}" ]] && [[ "$(cat "${stamp}")" == "${wanted}" ]]; then
+    echo "python tools ready (cached)"
+    return
+  fi
+  [[ -x "${venv}/bin/python" ]] || python3 -m venv --system-site-packages "${venv}"
+  if [[ -n "$(list_entries "${requirements}")" ]]; then
+    "${venv}/bin/pip" install --quiet --disable-pip-version-check -r "${requirements}"
+  fi
+  echo "${wanted}" >"${stamp}"
+  echo "python tools ready"
+}
+
+install_go_tools() {
+  local binary module
+  while read -r binary module; do
+    if [[ -x "${tools_bin}/${binary}" ]] && [[ -f "${tools_bin}/.${binary}.version" ]] \
+      && [[ "$(cat "${tools_bin}/.${binary}.version")" == "${module}" ]]; then
+      echo "${binary} ready (cached)"
+      continue
+    fi
+    GOBIN="${tools_bin}" go install "${module}"
+    echo "${module}" >"${tools_bin}/.${binary}.version"
+    echo "${binary} ready"
+  done < <(list_entries "${packages_dir}/go-tools.txt")
+}
+
 main() {
   mkdir -p "${tools_bin}"
   require_node
   require_go
+  install_apt_packages
   install_nats_server
   install_ferretdb
+  install_go_tools
+  install_python_tools
   ensure_pnpm
 }
 

@@ -4,7 +4,7 @@
  * bytes to the signed form, complete-upload, poll until finished, download
  * through the 302. Plus the contract details around it: the job's exact
  * fields, the convert task's download_url, the signed upload refusing another
- * Content-Type, and complete-upload before the bytes and twice.
+ * Content-Type, and complete-upload before the bytes and twice (409 both).
  */
 import {
   decodeImage,
@@ -138,12 +138,14 @@ describe('standard flow for a local file', () => {
     expect((await client.getJob(job.id)).status).toBe('waiting_upload');
   });
 
-  test('complete-upload before the bytes: 409 in the Error shape; after them 200; a second call answers the job unchanged', async () => {
+  test('complete-upload before the bytes: 409 in the Error shape; after them 200; a second call 409 and changes nothing', async () => {
     const { client } = env();
     const job = await client.createJob(uploadConvertExport('png', 'jpg', 'e2e-complete-twice'));
 
-    // Before the bytes: 409, and the job stays as it was.
-    expectErrorReply(await client.completeUploadReply(job.id), 409);
+    // Before the bytes: 409 naming the task still waiting, and the job stays as it was.
+    const early = await client.completeUploadReply(job.id);
+    expectErrorReply(early, 409);
+    expect((early.json as { message: string }).message).toContain(IMPORT);
     const untouched = await client.getJob(job.id);
     expect(untouched).toMatchObject({ status: 'waiting_upload', startedAt: null });
     expect(taskOf(untouched, IMPORT).status).toBe('waiting_upload');
@@ -152,17 +154,16 @@ describe('standard flow for a local file', () => {
     const first = await client.completeUpload(job.id);
     expect(STARTED_STATUSES).toContain(first.status);
 
-    // At once again: still started, not reset or started over.
-    const again = await client.completeUpload(job.id);
+    // At once again: 409, still started, not reset or started over.
+    expectErrorReply(await client.completeUploadReply(job.id), 409);
+    const again = await client.getJob(job.id);
     expect(jobShapeProblems(again)).toEqual([]);
     expect(STARTED_STATUSES).toContain(again.status);
     expect(again.startedAt).toBe(first.startedAt);
 
-    // Once finished: the second call answers exactly the job as it is, and changes nothing.
+    // Once finished: 409 again, and the job is exactly as it was.
     const finished = await waitForFinished(client, job.id, FINISH_TIMEOUT_MS);
-    const completedAgain = await client.completeUploadReply(job.id);
-    expect(completedAgain.status).toBe(200);
-    expect(completedAgain.json).toEqual(finished);
+    expectErrorReply(await client.completeUploadReply(job.id), 409);
     expect(await client.getJob(job.id)).toEqual(finished);
   });
 });

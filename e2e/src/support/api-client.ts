@@ -1,4 +1,5 @@
 import type { CreateJobRequest, Job, UploadForm } from './api-types';
+import { ContractViolation, ResponseValidator } from './response-validator';
 
 /** One HTTP exchange, kept whole so tests can assert on any part of it. */
 export interface HttpReply {
@@ -35,6 +36,8 @@ export interface RequestOptions {
   /** Send the API key (default true). */
   auth?: boolean;
   headers?: Record<string, string>;
+  /** A raw body (e.g. file bytes); set its Content-Type in headers. */
+  body?: Uint8Array | string;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -73,14 +76,46 @@ export class TransmuteClient {
     const url = this.url(pathOrUrl);
     const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
     if (options.auth !== false) headers['Authorization'] = `Bearer ${this.apiKey}`;
-    let body: string | undefined;
+    let body: Uint8Array | string | undefined = options.body;
     if (options.json !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(options.json);
     }
     const response = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
     const text = await response.text();
-    return { method, url, status: response.status, headers: response.headers, text, json: parseJson(text) };
+    const reply = { method, url, status: response.status, headers: response.headers, text, json: parseJson(text) };
+    await this.checkContract(reply);
+    return reply;
+  }
+
+  /**
+   * Every reply from this API is held to the served /openapi.json: a status
+   * the document does not give, or a body off its schema, fails the test.
+   */
+  private async checkContract(reply: HttpReply): Promise<void> {
+    if (!reply.url.startsWith(`${this.baseUrl}/`)) return;
+    const path = new URL(reply.url).pathname;
+    if (path === '/openapi.json') return;
+    this.validator ??= this.loadValidator();
+    const validator = await this.validator;
+    const exchange = { method: reply.method, path, status: reply.status, contentType: reply.headers.get('content-type'), json: reply.json, text: reply.text };
+    const problems = validator.problems(exchange);
+    if (problems.length > 0) throw new ContractViolation(exchange, problems);
+  }
+
+  private validator?: Promise<ResponseValidator>;
+
+  private async loadValidator(): Promise<ResponseValidator> {
+    const response = await fetch(`${this.baseUrl}/openapi.json`, { signal: AbortSignal.timeout(this.timeoutMs) });
+    if (response.status !== 200) throw new Error(`GET /openapi.json answered ${response.status}; every reply is validated against it`);
+    return new ResponseValidator((await response.json()) as ConstructorParameters<typeof ResponseValidator>[0]);
+  }
+
+  /** The served OpenAPI document. */
+  async openApi(): Promise<Record<string, unknown>> {
+    const reply = await this.request('GET', '/openapi.json', { auth: false });
+    if (reply.status !== 200) throw new UnexpectedReply(reply, 200);
+    return reply.json as Record<string, unknown>;
   }
 
   /** `POST /v1/process/jobs`: 201 and the job. */

@@ -4,3 +4,4 @@ export * from './wait-for-job';
 export * from './samples';
 export * from './platform';
 export * from './job-shape';
+export * from './response-validator';

@@ -40,7 +40,8 @@ export function jobShapeProblems(value: unknown): string[] {
       problems.push(`${where} is not an object`);
       continue;
     }
-    const expected = 'result' in task ? [...TASK_FIELDS, 'result'] : TASK_FIELDS;
+    // `result` when the task has one; `progress` while a convert reports it.
+    const expected = [...TASK_FIELDS, ...(['result', 'progress'] as const).filter((field) => field in task)];
     if (!sameKeys(task, expected)) problems.push(`${where} fields are [${Object.keys(task).sort().join(', ')}], spec: [${[...expected].sort().join(', ')}]`);
     if (typeof task.name !== 'string' || task.name === '') problems.push(`${where}.name is not a non-empty string`);
     if (task.id !== task.name) problems.push(`${where}.id ${JSON.stringify(task.id)} differs from its name`);

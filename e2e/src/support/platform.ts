@@ -23,6 +23,10 @@ export interface StartLocalPlatformOptions {
   name: string;
   /** Added to every service's environment. */
   extraEnv?: Record<string, string>;
+  /** Gateway processes (default 1); see RunningPlatform.gatewayUrls. */
+  gatewayReplicas?: number;
+  /** Converter families to run (default: devstack's, i.e. image). */
+  families?: string[];
 }
 
 /**
@@ -42,6 +46,8 @@ export async function startLocalPlatform(options: StartLocalPlatformOptions): Pr
       gatewayPort: 0,
       logDir,
       ...(options.extraEnv && { extraEnv: options.extraEnv }),
+      ...(options.gatewayReplicas && { gatewayReplicas: options.gatewayReplicas }),
+      ...(options.families && { families: options.families }),
     });
   } catch (error) {
     await infra.stop().catch(() => undefined);

@@ -29,6 +29,21 @@ export const Streams = {
   },
 } as const satisfies Record<string, WorkStreamDefinition>;
 
+/**
+ * The job event log: every status change of every job, one subject per job
+ * (`job.events.<jobId>`), kept (not a work queue) so a gateway can replay
+ * what a reconnecting client missed (`Last-Event-ID` = stream sequence).
+ */
+export const JOB_EVENTS_STREAM = {
+  name: 'JOB_EVENTS',
+  subjects: [Subjects.jobEventsAll],
+  /** A job changes status a handful of times; this bounds a runaway job. */
+  maxMessagesPerSubject: 64,
+  /** As long as results are kept by default. */
+  maxAgeMs: 24 * 3_600_000,
+  duplicateWindowMs: 120_000,
+} as const;
+
 /** Durable consumer names; one per worker pool. */
 export const Consumers = {
   importer: 'importer',

@@ -6,8 +6,10 @@ export const Subjects = {
   jobsCreate: 'jobs.create',
   jobsGet: 'jobs.get',
   jobsCompleteUpload: 'jobs.complete-upload',
-  /** Core NATS fan-out of every status change, for the event stream. */
+  /** Every status change of a job, kept in the JOB_EVENTS stream for the event stream (replay, any replica). */
   jobEvents: (jobId: string) => `job.events.${jobId}`,
+  /** All jobs' events: what a gateway follows. */
+  jobEventsAll: 'job.events.>',
 
   catalogueFormats: 'catalogue.formats',
   catalogueOptions: 'catalogue.options',
@@ -19,6 +21,13 @@ export const Subjects = {
   tasksOutcomes: 'tasks.outcomes',
 
   webhooksDeliver: 'webhooks.deliver',
+  /** Request/reply to the webhook dispatcher: the delivery log of one job. */
+  webhooksDeliveries: 'webhooks.deliveries',
+
+  /** Request/reply to the gateway's accounts module: an account's webhook signing secret. */
+  accountsSigningSecret: 'accounts.signing-secret',
+  /** Request/reply to the gateway's accounts module: spend quota (bytes, conversions) atomically or refuse. */
+  accountsUsageCharge: 'accounts.usage.charge',
 } as const;
 
 /** Converter families are part of subject and consumer names, so they stay simple tokens. */

@@ -4,7 +4,25 @@ import { envVar, secretKey } from '@transmute/service-kit';
 /** Variables of every service that reads or writes stored files. */
 export function storageConfig() {
   return {
-    storageDriver: envVar('TRANSMUTE_STORAGE_DRIVER', z.enum(['fs']).default('fs'), 'Storage driver: fs (embedded).'),
+    storageDriver: envVar(
+      'TRANSMUTE_STORAGE_DRIVER',
+      z.enum(['fs', 's3']).default('fs'),
+      'Storage driver: fs (embedded, files under TRANSMUTE_STORAGE_FS_ROOT) or s3 (AWS S3 or an S3-compatible store such as MinIO).',
+    ),
+    storageS3Bucket: envVar('TRANSMUTE_STORAGE_S3_BUCKET', z.string().default(''), 's3 driver: the bucket holding every source and result (must exist).'),
+    storageS3Region: envVar('TRANSMUTE_STORAGE_S3_REGION', z.string().default('us-east-1'), 's3 driver: the bucket\'s region.'),
+    storageS3Endpoint: envVar(
+      'TRANSMUTE_STORAGE_S3_ENDPOINT',
+      z.union([z.literal(''), z.url()]).default(''),
+      's3 driver: an S3-compatible endpoint (MinIO), reachable by clients too since signed links point at it; empty for AWS.',
+    ),
+    storageS3AccessKeyId: envVar(
+      'TRANSMUTE_STORAGE_S3_ACCESS_KEY_ID',
+      z.string().default(''),
+      's3 driver: access key id; empty to use the AWS default chain (environment, instance or pod role).',
+      { secret: true },
+    ),
+    storageS3SecretAccessKey: envVar('TRANSMUTE_STORAGE_S3_SECRET_ACCESS_KEY', z.string().default(''), 's3 driver: secret access key.', { secret: true }),
     storageFsRoot: envVar(
       'TRANSMUTE_STORAGE_FS_ROOT',
       z.string().default('.transmute/data/storage'),
@@ -25,7 +43,12 @@ export function storageConfig() {
 }
 
 export interface StorageConfig {
-  storageDriver: 'fs';
+  storageDriver: 'fs' | 's3';
+  storageS3Bucket: string;
+  storageS3Region: string;
+  storageS3Endpoint: string;
+  storageS3AccessKeyId: string;
+  storageS3SecretAccessKey: string;
   storageFsRoot: string;
   storageSigningKey: string;
   publicUrl: string;

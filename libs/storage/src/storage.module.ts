@@ -1,6 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { resolve } from 'node:path';
 import { FsStorage } from './fs-storage';
+import { S3Storage } from './s3-storage';
 import { STORAGE, type Storage } from './storage';
 import type { StorageConfig } from './storage-config';
 
@@ -8,6 +9,15 @@ export function createStorage(config: StorageConfig): Storage {
   switch (config.storageDriver) {
     case 'fs':
       return new FsStorage({ root: resolve(config.storageFsRoot), signingKey: config.storageSigningKey, publicUrl: config.publicUrl });
+    case 's3':
+      if (!config.storageS3Bucket) throw new Error('TRANSMUTE_STORAGE_S3_BUCKET is required with TRANSMUTE_STORAGE_DRIVER=s3');
+      return new S3Storage({
+        bucket: config.storageS3Bucket,
+        region: config.storageS3Region,
+        endpoint: config.storageS3Endpoint,
+        accessKeyId: config.storageS3AccessKeyId,
+        secretAccessKey: config.storageS3SecretAccessKey,
+      });
   }
 }
 

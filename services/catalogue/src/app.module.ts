@@ -1,14 +1,15 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { NatsModule } from '@transmute/messaging';
-import { type BaseConfig, ServiceKitModule } from '@transmute/service-kit';
+import { ServiceKitModule } from '@transmute/service-kit';
 import { CatalogueRpcController } from './catalogue.rpc.controller';
+import type { CatalogueConfig } from './config';
 import { ManifestStore } from './manifest-store';
 
 export const SERVICE_NAME = 'catalogue';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: BaseConfig): DynamicModule {
+  static forRoot(config: CatalogueConfig): DynamicModule {
     return {
       module: AppModule,
       imports: [ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }), NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME })],

@@ -1,4 +1,5 @@
 import type { ConversionOption, FamilyManifest } from '@transmute/contracts';
+import { DEFAULT_FAMILY_PRIORITY, familyRank } from './family-priority';
 
 interface Entry {
   family: string;
@@ -13,9 +14,14 @@ interface Entry {
 export class CatalogueIndex {
   private readonly pairs = new Map<string, Map<string, Entry>>();
 
-  constructor(manifests: readonly FamilyManifest[]) {
-    // Sorted by family so that a pair two families claim resolves the same way everywhere.
-    for (const manifest of [...manifests].sort((a, b) => a.family.localeCompare(b.family))) {
+  /**
+   * @param priority families in order of precedence: a pair several running
+   * families convert belongs to the first of them here (unlisted ones come
+   * after, by name), so it resolves the same way in every catalogue replica.
+   */
+  constructor(manifests: readonly FamilyManifest[], priority: readonly string[] = DEFAULT_FAMILY_PRIORITY) {
+    const rank = familyRank(priority);
+    for (const manifest of [...manifests].sort((a, b) => rank(a.family, b.family))) {
       for (const pair of manifest.pairs) {
         const targets = this.pairs.get(pair.inputFormat) ?? new Map<string, Entry>();
         if (!targets.has(pair.outputFormat)) targets.set(pair.outputFormat, { family: manifest.family, options: pair.options });

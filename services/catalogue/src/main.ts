@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { connectRpcServer } from '@transmute/messaging';
-import { baseConfig, runService } from '@transmute/service-kit';
+import { runService } from '@transmute/service-kit';
 import { AppModule, SERVICE_NAME } from './app.module';
+import { catalogueConfig } from './config';
 
 void runService({
   name: SERVICE_NAME,
-  config: baseConfig(8085),
+  config: catalogueConfig,
   module: (config) => AppModule.forRoot(config),
   beforeListen: (app, config) => connectRpcServer(app, { url: config.natsUrl, queue: SERVICE_NAME }),
 });

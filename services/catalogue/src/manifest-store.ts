@@ -3,7 +3,8 @@ import { fromBinary } from '@bufbuild/protobuf';
 import type { KV, NatsConnection } from 'nats';
 import { type FamilyManifest, FamilyManifestSchema } from '@transmute/contracts';
 import { NATS_CONNECTION, openManifestBucket } from '@transmute/messaging';
-import { ReadinessRegistry } from '@transmute/service-kit';
+import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
+import type { CatalogueConfig } from './config';
 import { CatalogueIndex } from './catalogue-index';
 
 const REBUILD_INTERVAL_MS = 10_000;
@@ -24,6 +25,7 @@ export class ManifestStore implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
     private readonly readiness: ReadinessRegistry,
+    @Inject(SERVICE_CONFIG) private readonly config: CatalogueConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -36,7 +38,7 @@ export class ManifestStore implements OnApplicationBootstrap, OnApplicationShutd
       for await (const entry of watch) {
         if (entry.operation === 'PUT') this.put(entry.key, entry.value);
         else this.manifests.delete(entry.key);
-        this.index = new CatalogueIndex([...this.manifests.values()]);
+        this.index = new CatalogueIndex([...this.manifests.values()], this.config.familyPriority);
       }
     })();
     this.timer = setInterval(() => void this.rebuild().catch((error: unknown) => this.logger.warn({ err: error }, 'rebuild failed')), REBUILD_INTERVAL_MS);
@@ -58,7 +60,7 @@ export class ManifestStore implements OnApplicationBootstrap, OnApplicationShutd
       }
     }
     for (const family of this.manifests.keys()) if (!present.has(family)) this.manifests.delete(family);
-    this.index = new CatalogueIndex([...this.manifests.values()]);
+    this.index = new CatalogueIndex([...this.manifests.values()], this.config.familyPriority);
   }
 
   private put(family: string, value: Uint8Array): void {

@@ -1,3 +1,4 @@
+import { connectorConfig } from '@transmute/connectors';
 import { workerConfig } from '@transmute/messaging';
 import { type ConfigOf, baseConfig, envVar, positiveInt } from '@transmute/service-kit';
 import { downloadTokenConfig, storageConfig } from '@transmute/storage';
@@ -7,6 +8,7 @@ export const exporterConfig = {
   ...storageConfig(),
   ...downloadTokenConfig(),
   ...workerConfig({ concurrency: 8, ackWaitMs: 30_000 }),
+  ...connectorConfig(),
   fileRetentionSeconds: envVar(
     'TRANSMUTE_FILE_RETENTION_SECONDS',
     positiveInt().default(86_400),

@@ -1,11 +1,10 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { create } from '@bufbuild/protobuf';
 import { Consumers, ServiceFailure, Streams, Subjects, type TaskSucceeded, TaskSucceededSchema, type TaskWork } from '@transmute/contracts';
-import { type TaskWorkRunner, TaskWorkers } from '@transmute/messaging';
+import { type TaskContext, type TaskWorkRunner, TaskWorkers } from '@transmute/messaging';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { ExporterConfig } from './config';
-import type { ExportDestination } from './destinations/destination';
-import { UrlDestination } from './destinations/url.destination';
+import { EXPORT_DESTINATIONS, type ExportDestination } from './destinations/destination';
 
 /** Consumes `tasks.export` and hands each task to the destination of its operation. */
 @Injectable()
@@ -16,9 +15,13 @@ export class ExportWorker implements OnApplicationBootstrap, BeforeApplicationSh
   constructor(
     private readonly workers: TaskWorkers,
     @Inject(SERVICE_CONFIG) private readonly config: ExporterConfig,
-    url: UrlDestination,
+    @Inject(EXPORT_DESTINATIONS) destinations: ExportDestination[],
   ) {
-    this.destinations = new Map([url].map((destination) => [destination.operation, destination]));
+    this.destinations = new Map();
+    for (const destination of destinations) {
+      if (this.destinations.has(destination.operation)) throw new Error(`two export destinations serve ${destination.operation}`);
+      this.destinations.set(destination.operation, destination);
+    }
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -27,7 +30,7 @@ export class ExportWorker implements OnApplicationBootstrap, BeforeApplicationSh
       durable: Consumers.exporter,
       filterSubject: Subjects.tasksExport,
       config: this.config,
-      handler: (work) => this.handle(work),
+      handler: (work, context) => this.handle(work, context),
     });
   }
 
@@ -35,10 +38,10 @@ export class ExportWorker implements OnApplicationBootstrap, BeforeApplicationSh
     await this.runner?.stop(this.config.shutdownGraceMs);
   }
 
-  private async handle(work: TaskWork): Promise<TaskSucceeded> {
+  private async handle(work: TaskWork, context: TaskContext): Promise<TaskSucceeded> {
     const operation = work.spec?.operation ?? '';
     const destination = this.destinations.get(operation);
-    if (!destination) throw ServiceFailure.validation(`${operation} is not supported by this installation yet`);
-    return create(TaskSucceededSchema, { result: await destination.export(work) });
+    if (!destination) throw ServiceFailure.validation(`${operation} is not supported by this installation`);
+    return create(TaskSucceededSchema, { result: await destination.export(work, context) });
   }
 }

@@ -2,11 +2,16 @@ import { type DynamicModule, Module, type NestApplicationOptions } from '@nestjs
 import { NatsModule, RpcClientModule } from '@transmute/messaging';
 import { ServiceKitModule } from '@transmute/service-kit';
 import { StorageModule } from '@transmute/storage';
+import { AccountsModule } from './accounts/accounts.module';
 import { AuthModule } from './auth/auth.module';
+import { CatalogueModule } from './catalogue/catalogue.module';
 import type { GatewayConfig } from './config';
 import { DownloadsModule } from './downloads/downloads.module';
 import { ErrorsModule } from './errors/errors.module';
+import { ImportsModule } from './imports/imports.module';
+import { EventsModule } from './events/events.module';
 import { JobsModule } from './jobs/jobs.module';
+import { OpenApiModule } from './openapi/openapi.module';
 import { StorageRoutesModule } from './storage-routes/storage-routes.module';
 
 export const SERVICE_NAME = 'gateway';
@@ -30,9 +35,14 @@ export class AppModule {
         RpcClientModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
         StorageModule.forRoot(config),
         ErrorsModule,
+        AccountsModule.forRoot(config),
         AuthModule,
         JobsModule,
+        EventsModule,
+        CatalogueModule,
+        ImportsModule,
         DownloadsModule,
+        OpenApiModule,
         ...(config.storageDriver === 'fs' ? [StorageRoutesModule] : []),
       ],
     };

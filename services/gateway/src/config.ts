@@ -1,18 +1,22 @@
 import { z } from 'zod';
 import { type ConfigOf, baseConfig, envVar, positiveInt } from '@transmute/service-kit';
 import { downloadTokenConfig, storageConfig } from '@transmute/storage';
+import { accountsConfig } from './accounts/accounts.config';
 
 /** Base64 imports ride inside the JSON body, so the ceiling sits well above a typical request. */
 const DEFAULT_MAX_JSON_BODY_BYTES = 70 * 1024 * 1024;
+/** The proxy upload route's ceiling: 1 GiB, like a large video; bigger files go to the direct route. */
+const DEFAULT_IMPORT_MAX_BYTES = 1024 * 1024 * 1024;
 
 export const gatewayConfig = {
   ...baseConfig(8080),
   ...storageConfig(),
   ...downloadTokenConfig(),
+  ...accountsConfig(),
   devApiKey: envVar(
     'TRANSMUTE_DEV_API_KEY',
     z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
-    'The one API key accepted until accounts exist; requests made with it belong to account "dev". Unset: every keyed route answers 401.',
+    'Development only: a key (tm_<prefix>_<secret>) registered at start-up for account "dev" (created on plan TRANSMUTE_DEV_ACCOUNT_PLAN if absent). Leave unset in production; create keys with transmute-admin.',
     { secret: true },
   ),
   convertAllowance: envVar(
@@ -25,10 +29,26 @@ export const gatewayConfig = {
     positiveInt().default(5_000),
     'How long a request to another service (jobs.*) waits for its answer before the client gets 503.',
   ),
+  importMaxBytes: envVar(
+    'TRANSMUTE_IMPORT_MAX_BYTES',
+    positiveInt().default(DEFAULT_IMPORT_MAX_BYTES),
+    'The import ceiling: largest body PUT/POST /v1/imports/{id}/content accepts, in bytes; larger gets 413.',
+  ),
+  uploadLinkTtlSeconds: envVar('TRANSMUTE_UPLOAD_LINK_TTL_SECONDS', positiveInt().default(3_600), 'Lifetime of signed upload links (the import\'s direct route).'),
+  fileRetentionSeconds: envVar(
+    'TRANSMUTE_FILE_RETENTION_SECONDS',
+    positiveInt().default(86_400),
+    'How long stored files are kept; imports are forgotten after as long.',
+  ),
   maxJsonBodyBytes: envVar(
     'TRANSMUTE_MAX_JSON_BODY_BYTES',
     positiveInt().default(DEFAULT_MAX_JSON_BODY_BYTES),
     'Largest JSON request body in bytes (import/base64 files travel inside it); larger bodies get 413.',
+  ),
+  maxBase64Bytes: envVar(
+    'TRANSMUTE_MAX_BASE64_BYTES',
+    positiveInt().default(50 * 1024 * 1024),
+    'Largest decoded import/base64 file, in bytes; checked at job creation (larger gets 413, invalid base64 422).',
   ),
 };
 

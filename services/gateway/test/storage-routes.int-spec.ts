@@ -88,6 +88,8 @@ describe('gateway over HTTP (real NATS, no orchestrator)', () => {
     baseUrl = `http://127.0.0.1:${port}`;
     const config = loadConfig(gatewayConfig, {
       TRANSMUTE_NATS_URL: infra.natsUrl,
+      // The accounts module keeps accounts and keys here (the dev key is seeded at start).
+      TRANSMUTE_MONGODB_URI: `${infra.mongoUri}gateway_storage_it`,
       TRANSMUTE_HTTP_PORT: String(port),
       TRANSMUTE_PUBLIC_URL: baseUrl,
       TRANSMUTE_LOG_LEVEL: 'fatal',

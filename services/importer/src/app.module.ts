@@ -5,9 +5,17 @@ import { StorageModule } from '@transmute/storage';
 import type { ImporterConfig } from './config';
 import { ImportWorker } from './import.worker';
 import { Base64Source } from './sources/base64.source';
+import { GcsSource } from './sources/gcs.source';
+import { S3Source } from './sources/s3.source';
+import { SftpSource } from './sources/sftp.source';
+import { IMPORT_SOURCES, type ImportSource } from './sources/source';
 import { UploadSource } from './sources/upload.source';
+import { UrlSource } from './sources/url.source';
 
 export const SERVICE_NAME = 'importer';
+
+/** Every source, one per import operation; the worker refuses to start on a duplicate. */
+const SOURCES = [UploadSource, Base64Source, UrlSource, S3Source, SftpSource, GcsSource];
 
 @Module({})
 export class AppModule {
@@ -19,7 +27,11 @@ export class AppModule {
         NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
         StorageModule.forRoot(config),
       ],
-      providers: [UploadSource, Base64Source, ImportWorker],
+      providers: [
+        ...SOURCES,
+        { provide: IMPORT_SOURCES, useFactory: (...sources: ImportSource[]) => sources, inject: SOURCES },
+        ImportWorker,
+      ],
     };
   }
 }

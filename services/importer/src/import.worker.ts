@@ -4,9 +4,7 @@ import { Consumers, ServiceFailure, Streams, Subjects, type TaskSucceeded, TaskS
 import { type TaskContext, type TaskWorkRunner, TaskWorkers } from '@transmute/messaging';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { ImporterConfig } from './config';
-import { Base64Source } from './sources/base64.source';
-import type { ImportSource } from './sources/source';
-import { UploadSource } from './sources/upload.source';
+import { IMPORT_SOURCES, type ImportSource, formatOf } from './sources/source';
 
 /** Consumes `tasks.import` and hands each task to the source of its operation. */
 @Injectable()
@@ -17,10 +15,13 @@ export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationSh
   constructor(
     private readonly workers: TaskWorkers,
     @Inject(SERVICE_CONFIG) private readonly config: ImporterConfig,
-    upload: UploadSource,
-    base64: Base64Source,
+    @Inject(IMPORT_SOURCES) sources: ImportSource[],
   ) {
-    this.sources = new Map([upload, base64].map((source) => [source.operation, source]));
+    this.sources = new Map();
+    for (const source of sources) {
+      if (this.sources.has(source.operation)) throw new Error(`two import sources serve ${source.operation}`);
+      this.sources.set(source.operation, source);
+    }
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -40,10 +41,10 @@ export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationSh
   private async handle(work: TaskWork, context: TaskContext): Promise<TaskSucceeded> {
     const operation = work.spec?.operation ?? '';
     const source = this.sources.get(operation);
-    if (!source) throw ServiceFailure.validation(`${operation} is not supported by this installation yet`);
+    if (!source) throw ServiceFailure.validation(`${operation} is not supported by this installation`);
     const file = await source.import(work, context);
     return create(TaskSucceededSchema, {
-      file: { key: file.key, filename: file.filename, size: BigInt(file.size), format: work.inputFormat },
+      file: { key: file.key, filename: file.filename, size: BigInt(file.size), format: work.inputFormat || formatOf(file.filename) },
     });
   }
 }

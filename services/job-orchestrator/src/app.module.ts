@@ -9,7 +9,11 @@ import { OutcomeConsumer } from './dispatch/outcome.consumer';
 import { OutcomeService } from './dispatch/outcome.service';
 import { Reconciler } from './dispatch/reconciler';
 import { TaskDispatcher } from './dispatch/task-dispatcher';
+import { UsageCharges } from './dispatch/usage-charges';
+import { JobEventLog } from './events/job-event-log';
+import { WebhookEnqueuer } from './events/webhook-enqueuer';
 import { JobLocks } from './jobs/job-locks';
+import { PoolBacklogMetrics } from './metrics/pool-backlog.metrics';
 import { JobProgress } from './jobs/job-progress';
 import { JobsRpcController } from './jobs/jobs.rpc.controller';
 import { JobsService } from './jobs/jobs.service';
@@ -32,7 +36,7 @@ export class AppModule {
         jobModels,
       ],
       controllers: [JobsRpcController],
-      providers: [JobLocks, JobRepository, CatalogueClient, TaskDispatcher, JobProgress, JobsService, OutcomeService, OutcomeConsumer, Reconciler],
+      providers: [JobLocks, JobRepository, CatalogueClient, TaskDispatcher, UsageCharges, JobEventLog, WebhookEnqueuer, JobProgress, JobsService, OutcomeService, OutcomeConsumer, Reconciler, PoolBacklogMetrics],
     };
   }
 }

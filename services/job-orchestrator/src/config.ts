@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { type ConfigOf, baseConfig, envVar, positiveInt } from '@transmute/service-kit';
 import { mongoConfig } from '@transmute/persistence';
 import { downloadTokenConfig, storageConfig } from '@transmute/storage';
+import { usageChargesConfig } from './dispatch/usage-charges.config';
 
 export const orchestratorConfig = {
   ...baseConfig(8081),
   ...mongoConfig(),
   ...storageConfig(),
   ...downloadTokenConfig(),
+  ...usageChargesConfig(),
   uploadLinkTtlSeconds: envVar('TRANSMUTE_UPLOAD_LINK_TTL_SECONDS', positiveInt().default(3_600), 'Lifetime of signed upload links.'),
   fileRetentionSeconds: envVar(
     'TRANSMUTE_FILE_RETENTION_SECONDS',
@@ -32,6 +34,12 @@ export const orchestratorConfig = {
   ),
   outcomeConcurrency: envVar('TRANSMUTE_OUTCOME_CONCURRENCY', positiveInt().default(8), 'Task outcomes handled at once.'),
   catalogueTimeoutMs: envVar('TRANSMUTE_CATALOGUE_TIMEOUT_MS', positiveInt().default(3_000), 'How long job creation waits for the catalogue.'),
+  credentialsKey: envVar(
+    'TRANSMUTE_CREDENTIALS_KEY',
+    z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
+    'Key that seals task credentials (S3, SFTP, Google Cloud) in the job store until the job ends; unset: derived from TRANSMUTE_DOWNLOAD_TOKEN_KEY.',
+    { secret: true },
+  ),
   outcomeAckWaitMs: envVar('TRANSMUTE_OUTCOME_ACK_WAIT_MS', z.coerce.number().int().min(1_000).default(30_000), 'Redelivery delay of an unacknowledged outcome.'),
 };
 

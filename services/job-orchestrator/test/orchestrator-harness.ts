@@ -52,6 +52,8 @@ export class OrchestratorHarness {
       TRANSMUTE_LOG_LEVEL: 'warn',
       // The test drives the reconciler by hand.
       TRANSMUTE_RECONCILE_INTERVAL_MS: '3600000',
+      // No gateway here to answer accounts.usage.charge; quota metering is covered by the e2e limits specs.
+      TRANSMUTE_USAGE_METERING: 'false',
       ...env,
     });
     this.app = await NestFactory.create(AppModule.forRoot(this.config), { logger: ['error'] });

@@ -1,27 +1,32 @@
-import { type DynamicModule, Injectable, Module, type OnApplicationBootstrap } from '@nestjs/common';
-import { JetStreamSetup, NatsModule } from '@transmute/messaging';
-import { Streams } from '@transmute/contracts';
-import { type BaseConfig, ServiceKitModule } from '@transmute/service-kit';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { NatsModule, RpcClientModule } from '@transmute/messaging';
+import { PersistenceModule } from '@transmute/persistence';
+import { ServiceKitModule } from '@transmute/service-kit';
+import type { DispatcherConfig } from './config';
+import { DeliveriesRpcController } from './deliveries/deliveries.rpc.controller';
+import { DeliveryRepository } from './deliveries/delivery.repository';
+import { DeliveryDocument, DeliverySchema } from './deliveries/delivery.schema';
+import { DeliveryWorker } from './delivery/delivery.worker';
+import { SigningSecrets } from './delivery/signing-secrets';
+import { WebhookSender } from './delivery/webhook-sender';
 
 export const SERVICE_NAME = 'webhook-dispatcher';
 
-/** The delivery queue exists from the first start, so deliveries published before a dispatcher runs wait in it. */
-@Injectable()
-class DeliveryQueue implements OnApplicationBootstrap {
-  constructor(private readonly jetstream: JetStreamSetup) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.jetstream.ensureStream(Streams.webhooks);
-  }
-}
-
 @Module({})
 export class AppModule {
-  static forRoot(config: BaseConfig): DynamicModule {
+  static forRoot(config: DispatcherConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }), NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME })],
-      providers: [DeliveryQueue],
+      imports: [
+        ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }),
+        NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
+        RpcClientModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
+        PersistenceModule.forRoot(config.mongoUri),
+        MongooseModule.forFeature([{ name: DeliveryDocument.name, schema: DeliverySchema }]),
+      ],
+      controllers: [DeliveriesRpcController],
+      providers: [DeliveryRepository, SigningSecrets, WebhookSender, DeliveryWorker],
     };
   }
 }

@@ -1,5 +1,12 @@
 import 'reflect-metadata';
-import { baseConfig, runService } from '@transmute/service-kit';
+import { connectRpcServer } from '@transmute/messaging';
+import { runService } from '@transmute/service-kit';
 import { AppModule, SERVICE_NAME } from './app.module';
+import { dispatcherConfig } from './config';
 
-void runService({ name: SERVICE_NAME, config: baseConfig(8084), module: (config) => AppModule.forRoot(config) });
+void runService({
+  name: SERVICE_NAME,
+  config: dispatcherConfig,
+  module: (config) => AppModule.forRoot(config),
+  beforeListen: (app, config) => connectRpcServer(app, { url: config.natsUrl, queue: SERVICE_NAME }),
+});

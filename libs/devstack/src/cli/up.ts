@@ -4,11 +4,14 @@
  * <repo>/.transmute between runs. Ctrl-C (or SIGTERM) stops the services,
  * then the infrastructure.
  */
+import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createInfraProvider } from '../infra/create-infra-provider';
 import type { RunningInfra } from '../infra/infra-provider';
 import type { RunningPlatform } from '../platform/platform-types';
+import { registeredFamilies } from '../platform/converter-families';
 import { startPlatform } from '../platform/start-platform';
 import { repoRoot } from '../repo-root';
 import { acquirePidLock } from './pid-lock';
@@ -41,12 +44,17 @@ async function startEverything(stateDir: string): Promise<{ infra: RunningInfra;
   console.log(`starting services (logs in ${logDir}) ...`);
   let platform: RunningPlatform;
   try {
-    platform = await startPlatform({ infra, dataDir, logDir, extraEnv: shellOverrides(process.env) });
+    // Every registered converter family, one process each (tests start the subset they need).
+    const families = registeredFamilies();
+    console.log(`converter families: ${families.join(', ')}`);
+    platform = await startPlatform({ infra, dataDir, logDir, families, extraEnv: shellOverrides(process.env) });
   } catch (error) {
     await infra.stop();
     throw error;
   }
 
+  // The admin CLI seeds account "dev" and its key (idempotent; the gateway did the same at start).
+  await seedDevAccount(platform.env);
   const keyFile = join(stateDir, 'dev-api-key');
   await writeFile(keyFile, `${platform.devApiKey}\n`, { mode: 0o600 });
   console.log(
@@ -62,6 +70,16 @@ async function startEverything(stateDir: string): Promise<{ infra: RunningInfra;
     ].join('\n'),
   );
   return { infra, platform };
+}
+
+/** `transmute-admin seed-dev` against the running platform's NATS and database. */
+async function seedDevAccount(platformEnv: Record<string, string>): Promise<void> {
+  const cli = join(repoRoot(), 'services', 'gateway', 'dist', 'admin', 'main.js');
+  const { stdout } = await promisify(execFile)(process.execPath, [cli, 'seed-dev'], {
+    env: { PATH: process.env['PATH'] ?? '', ...platformEnv },
+    timeout: 60_000,
+  });
+  console.log(`transmute-admin seed-dev: ${stdout.trim()}`);
 }
 
 /**

@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../repo-root';
 
-export type LocalTool = 'nats-server' | 'ferretdb';
+export type LocalTool = 'nats-server' | 'ferretdb' | 'minio' | 'fake-gcs-server';
 
 /** Where libs/devstack/bin/install-tools.sh puts the native tools. */
 export function defaultToolsBin(): string {

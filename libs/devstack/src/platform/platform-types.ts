@@ -12,6 +12,8 @@ export interface StartPlatformOptions {
   logDir?: string;
   /** Converter families to run, one process each. Default ['image']. */
   families?: string[];
+  /** Gateway processes (default 1); extra ones are named gateway-2, gateway-3 … */
+  gatewayReplicas?: number;
 }
 
 /** A view of one service process; reflects restarts through startService. */
@@ -27,6 +29,8 @@ export interface ManagedService {
 export interface RunningPlatform {
   /** The gateway, e.g. http://127.0.0.1:8080 */
   baseUrl: string;
+  /** Every gateway replica's base URL, the first being baseUrl. */
+  gatewayUrls: string[];
   devApiKey: string;
   services: ManagedService[];
   /** The variables shared by every service (without TRANSMUTE_HTTP_PORT). */

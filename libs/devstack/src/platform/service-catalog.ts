@@ -42,6 +42,22 @@ export function serviceDefinitions(families: readonly string[] = DEFAULT_FAMILIE
   ];
 }
 
+/** Default port of the second gateway replica; the n-th is one higher each. */
+const FIRST_EXTRA_GATEWAY_PORT = 8070;
+
+/**
+ * Gateway replicas beyond the first (`gateway-2`, `gateway-3` …), for tests
+ * that prove what replicas share (rate limits, key deletion).
+ */
+export function extraGatewayDefinitions(replicas = 1): ServiceDefinition[] {
+  return Array.from({ length: Math.max(0, replicas - 1) }, (_, index) => ({
+    name: `${GATEWAY}-${index + 2}`,
+    dir: GATEWAY,
+    defaultPort: FIRST_EXTRA_GATEWAY_PORT + index,
+    env: {},
+  }));
+}
+
 /**
  * HTTP port per service name. gatewayPort 0 means "free ports for everything"
  * (tests running side by side); any other value moves only the gateway and

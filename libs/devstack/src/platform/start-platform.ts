@@ -7,7 +7,7 @@ import { repoRoot } from '../repo-root';
 import { loadOrCreateSecrets } from './platform-secrets';
 import type { ManagedService, RunningPlatform, StartPlatformOptions } from './platform-types';
 import { waitUntilReady } from './readiness';
-import { assignPorts, DEFAULT_GATEWAY_PORT, GATEWAY, serviceDefinitions, type ServiceDefinition } from './service-catalog';
+import { assignPorts, DEFAULT_GATEWAY_PORT, extraGatewayDefinitions, GATEWAY, serviceDefinitions, type ServiceDefinition } from './service-catalog';
 import { buildPlatformEnv, buildServiceEnv } from './service-env';
 
 const READY_TIMEOUT_MS = 60_000;
@@ -16,7 +16,7 @@ const STOP_GRACE_MS = 10_000;
 /** Starts every service as a `node services/<dir>/dist/main.js` process and waits until all are ready. */
 export async function startPlatform(opts: StartPlatformOptions): Promise<RunningPlatform> {
   const root = repoRoot();
-  const definitions = serviceDefinitions(opts.families);
+  const definitions = [...serviceDefinitions(opts.families), ...extraGatewayDefinitions(opts.gatewayReplicas)];
   const entries = new Map(definitions.map((def) => [def.name, join(root, 'services', def.dir, 'dist', 'main.js')]));
   assertBuilt(root, [...new Set(entries.values())]);
 
@@ -90,6 +90,7 @@ export async function startPlatform(opts: StartPlatformOptions): Promise<Running
 
   return {
     baseUrl: `http://${LOOPBACK}:${portOf(GATEWAY)}`,
+    gatewayUrls: definitions.filter((def) => def.dir === GATEWAY).map((def) => `http://${LOOPBACK}:${portOf(def.name)}`),
     devApiKey: secrets.devApiKey,
     services,
     env,

@@ -8,6 +8,12 @@ export interface ConversionRequest {
   /** The task's options; a family reads the ones it declares and ignores the rest. */
   options: Readonly<Record<string, unknown>>;
   signal: AbortSignal;
+  /**
+   * Progress of a long conversion, 0-100. Cheap to call often: the worker
+   * throttles what it forwards to the task record and keeps the JetStream
+   * message alive meanwhile.
+   */
+  reportProgress(percent: number): void;
 }
 
 export interface PairDeclaration {
@@ -27,4 +33,6 @@ export interface ConverterFamily {
   convert(request: ConversionRequest): Promise<void>;
   start?(): Promise<void>;
   stop?(): Promise<void>;
+  /** False while the family's long-lived engines are down; feeds the worker's readiness. Absent: always ready. */
+  isReady?(): boolean;
 }

@@ -4,22 +4,28 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { create } from '@bufbuild/protobuf';
-import { ServiceFailure, type TaskSucceeded, TaskSucceededSchema, type TaskWork } from '@transmute/contracts';
-import type { TaskContext } from '@transmute/messaging';
+import { ServiceFailure, TaskOutcomeSchema, type TaskSucceeded, TaskSucceededSchema, type TaskWork } from '@transmute/contracts';
+import { type TaskContext, WorkPublisher } from '@transmute/messaging';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { STORAGE, type Storage, storageKey } from '@transmute/storage';
 import type { ConverterConfig } from '../config';
 import type { ConverterFamily } from '../families/family';
 import { FAMILY } from '../families/registry';
+import { assertProduced, withTimeLimit } from './conversion-guards';
 import { outputFilename } from './output-filename';
+import { ProgressThrottle, progressOutcome } from './progress-reporter';
 
-/** storage → scratch file → engine → scratch file → storage, streaming at both ends. */
+/**
+ * storage → scratch file → engine → scratch file → storage, streaming at both
+ * ends, inside the conversion time limit; progress goes to the orchestrator.
+ */
 @Injectable()
 export class ConvertHandler {
   constructor(
     @Inject(FAMILY) private readonly family: ConverterFamily,
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(SERVICE_CONFIG) private readonly config: ConverterConfig,
+    private readonly publisher: WorkPublisher,
   ) {}
 
   async handle(work: TaskWork, context: TaskContext): Promise<TaskSucceeded> {
@@ -31,14 +37,22 @@ export class ConvertHandler {
       const inputPath = join(scratch, `input.${work.inputFormat}`);
       const outputPath = join(scratch, `output.${work.outputFormat}`);
       await pipeline(await this.storage.get(source.key), createWriteStream(inputPath), { signal: context.signal });
-      await this.family.convert({
-        inputPath,
-        outputPath,
-        inputFormat: work.inputFormat,
-        outputFormat: work.outputFormat,
-        options: work.spec?.options ?? {},
-        signal: context.signal,
+      const progress = new ProgressThrottle((percent) => {
+        const { subject, message, msgId } = progressOutcome(work, percent);
+        return this.publisher.publish(subject, TaskOutcomeSchema, message, msgId);
       });
+      await withTimeLimit(this.config.convertTimeoutMs, context.signal, (signal) =>
+        this.family.convert({
+          inputPath,
+          outputPath,
+          inputFormat: work.inputFormat,
+          outputFormat: work.outputFormat,
+          options: work.spec?.options ?? {},
+          signal,
+          reportProgress: (percent) => progress.report(percent),
+        }),
+      );
+      await assertProduced(outputPath, work.outputFormat);
       const filename = outputFilename(source.filename, work.outputFormat);
       const key = storageKey('jobs', work.jobId, work.taskName, filename);
       const stored = await this.storage.put(key, createReadStream(outputPath));

@@ -3,7 +3,7 @@ import { create, toBinary } from '@bufbuild/protobuf';
 import type { KV, NatsConnection } from 'nats';
 import { Consumers, FamilyManifestSchema, Streams, Subjects } from '@transmute/contracts';
 import { MANIFEST_REFRESH_MS, NATS_CONNECTION, type TaskWorkRunner, TaskWorkers, openManifestBucket } from '@transmute/messaging';
-import { SERVICE_CONFIG } from '@transmute/service-kit';
+import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
 import type { ConverterConfig } from '../config';
 import type { ConverterFamily } from '../families/family';
 import { FAMILY } from '../families/registry';
@@ -28,9 +28,11 @@ export class ConvertWorker implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(SERVICE_CONFIG) private readonly config: ConverterConfig,
     private readonly workers: TaskWorkers,
     private readonly handler: ConvertHandler,
+    private readonly readiness: ReadinessRegistry,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    this.readiness.register('engines', async () => this.family.isReady?.() ?? true);
     await this.family.start?.();
     this.manifests = await openManifestBucket(this.connection.jetstream());
     await this.announce();

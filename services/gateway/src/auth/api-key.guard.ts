@@ -1,7 +1,9 @@
 import { type CanActivate, type ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
+import { ClientIpResolver } from '../accounts/client-ip.resolver';
+import { RequestRateLimits } from '../accounts/request-rate-limits';
 import { ApiKeyAuthenticator, type Principal } from './api-key-authenticator';
 
 /** Where the guard leaves the caller's principal on the request. */
@@ -22,19 +24,27 @@ export function apiKeyOf(request: Pick<Request, 'headers'>): string | null {
   return key ? key.trim() || null : null;
 }
 
+/**
+ * Every keyed route: the key (401 missing or wrong, 403 from an address the
+ * key is not allowed from), then the key's rate limit (429), shared by all
+ * gateway replicas.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly reflector: Reflector,
+    private readonly clientIps: ClientIpResolver,
+    private readonly rateLimits: RequestRateLimits,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     if (this.reflector.get<boolean>(SANDBOX_NEEDS_NO_KEY, context.getHandler()) && isSandboxRequest(request.body)) return true;
     const key = apiKeyOf(request);
-    const principal = key ? await this.authenticator.authenticate(key) : null;
+    const principal = key ? await this.authenticator.authenticate(key, { clientIp: this.clientIps.of(request) }) : null;
     if (!principal) throw new ServiceFailure(ErrorCode.UNAUTHENTICATED, 'missing or invalid API key');
+    await this.rateLimits.admit(principal, context.switchToHttp().getResponse<Response>());
     request[PRINCIPAL] = principal;
     return true;
   }

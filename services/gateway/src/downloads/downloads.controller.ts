@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Param, Redirect } from '@nestjs/common';
 import { ServiceFailure } from '@transmute/contracts';
 import { DownloadTokens, STORAGE, type Storage } from '@transmute/storage';
+import { AccountQuota } from '../accounts/account-quota';
 
 /** How long the storage link a download redirects to stays valid. */
 export const DOWNLOAD_REDIRECT_TTL_SECONDS = 300;
@@ -13,6 +14,7 @@ export const DOWNLOAD_REDIRECT_TTL_SECONDS = 300;
 export class DownloadsController {
   constructor(
     private readonly tokens: DownloadTokens,
+    private readonly quota: AccountQuota,
     @Inject(STORAGE) private readonly storage: Storage,
   ) {}
 
@@ -21,7 +23,10 @@ export class DownloadsController {
   async download(@Param('token') token: string): Promise<{ url: string; statusCode: number }> {
     const grant = this.tokens.verify(token);
     // Forged, expired and deleted look the same to the client.
-    if (!grant || !(await this.storage.stat(grant.key))) throw ServiceFailure.notFound('no such file');
+    const stored = grant && (await this.storage.stat(grant.key));
+    if (!grant || !stored) throw ServiceFailure.notFound('no such file');
+    // The first download of each file is free; later ones are metered (402 when the allowance is spent).
+    await this.quota.chargeDownload(grant.accountId, grant.key, stored.size);
     const url = await this.storage.presignDownload(grant.key, {
       filename: grant.filename,
       expiresInSeconds: DOWNLOAD_REDIRECT_TTL_SECONDS,

@@ -20,6 +20,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       response.destroy();
       return;
     }
+    if (reply.allow) response.setHeader('Allow', reply.allow.join(', '));
     response.status(reply.httpStatus).json(reply.body);
   }
 }

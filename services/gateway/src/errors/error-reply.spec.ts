@@ -43,6 +43,11 @@ describe('errorReplyFor', () => {
     expect(errorReplyFor(error, request)).toEqual({ httpStatus, body: { status: 'error', message }, log: 'none' });
   });
 
+  it('answers a known path asked with another method 405, naming the allowed ones', () => {
+    const reply = errorReplyFor(new NotFoundException('Cannot DELETE'), { method: 'DELETE', path: '/v1/process/jobs' });
+    expect(reply).toEqual({ httpStatus: 405, body: { status: 'error', message: 'DELETE is not allowed on /v1/process/jobs; use POST' }, log: 'none', allow: ['POST'] });
+  });
+
   it('maps every error code', () => {
     const codes = Object.values(ErrorCode).filter((value): value is ErrorCode => typeof value === 'number');
     for (const code of codes) expect(HTTP_STATUS_BY_CODE[code]).toBeGreaterThanOrEqual(400);

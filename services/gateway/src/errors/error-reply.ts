@@ -1,10 +1,14 @@
 import { HttpException } from '@nestjs/common';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
+import { allowedMethods } from '../http/allowed-methods';
+import { RateLimitExceeded } from '../auth/rate-limit-exceeded';
 
 /** The spec's Error shape: every failing response of the API carries exactly this. */
 export interface ErrorBody {
   status: 'error';
   message: string;
+  /** 429 only: whole seconds until the rate-limit window resets (also in Retry-After). */
+  retry_after?: number;
 }
 
 export interface ErrorReply {
@@ -12,6 +16,8 @@ export interface ErrorReply {
   body: ErrorBody;
   /** Client mistakes are not logged; faults on our side are. */
   log: 'none' | 'warn' | 'error';
+  /** 405: the methods the path does answer (the Allow header). */
+  allow?: string[];
 }
 
 /** The one table from error classes to HTTP statuses. */
@@ -48,12 +54,19 @@ export function errorReplyFor(error: unknown, request: { method: string; path: s
   if (error instanceof ServiceFailure) {
     const httpStatus = HTTP_STATUS_BY_CODE[error.code] ?? 500;
     if (httpStatus === 500) return reply(500, INTERNAL_ERROR_MESSAGE, 'error');
-    return reply(httpStatus, error.message, httpStatus === 503 ? 'warn' : 'none');
+    const answer = reply(httpStatus, error.message, httpStatus === 503 ? 'warn' : 'none');
+    if (error instanceof RateLimitExceeded) answer.body.retry_after = error.retryAfterSeconds;
+    return answer;
   }
   if (error instanceof HttpException) {
     const httpStatus = error.getStatus();
     if (httpStatus >= 500) return reply(httpStatus, INTERNAL_ERROR_MESSAGE, 'error');
-    if (httpStatus === 404) return reply(404, `no route ${request.method} ${request.path}`, 'none');
+    if (httpStatus === 404) {
+      // A path the API has, asked with a method it does not answer there: 405, naming the ones it does.
+      const allowed = allowedMethods(request.path);
+      if (allowed.length > 0) return { ...reply(405, `${request.method} is not allowed on ${request.path}; use ${allowed.join(', ')}`, 'none'), allow: allowed };
+      return reply(404, `no route ${request.method} ${request.path}`, 'none');
+    }
     return reply(httpStatus, error.message, 'none');
   }
   return reply(500, INTERNAL_ERROR_MESSAGE, 'error');

@@ -50,7 +50,7 @@ describe('parseCreateJobBody', () => {
             private_key: 'pk',
             path: '/in/a.png',
           },
-          'from-gcs': { operation: 'import/googlecloud', client_email: 'e@x', project_id: 'proj', file: 'ignored-but-mapped' },
+          'from-gcs': { operation: 'import/googlecloud', bucket: 'in', client_email: 'e@x', project_id: 'proj', file: 'dropped: not a field of this operation' },
         },
       },
       context,
@@ -78,12 +78,12 @@ describe('parseCreateJobBody', () => {
       endpoint: 'https://s3.example.com',
     });
     expect(request.tasks['from-sftp']).toMatchObject({ host: 'sftp.example.com', port: 2222, username: 'u', password: 'p', privateKey: 'pk', path: '/in/a.png' });
-    expect(request.tasks['from-gcs']).toMatchObject({ clientEmail: 'e@x', projectId: 'proj', file: 'ignored-but-mapped' });
+    expect(request.tasks['from-gcs']).toMatchObject({ bucket: 'in', clientEmail: 'e@x', projectId: 'proj', file: '' });
   });
 
   it.each([
     ['sandbox flag', { sandbox: true, tasks: {} }, { sandbox: true }],
-    ['null optional fields count as absent', { tag: null, tasks: { a: { operation: 'import/url', url: null, port: null, options: null } } }, { sandbox: false }],
+    ['null optional fields count as absent', { tag: null, webhook_url: null, tasks: { a: { operation: 'import/upload', filename: null, input_format: null } } }, { sandbox: false }],
     ['import_id without tasks', { import_id: 'a'.repeat(32), output_format: 'pdf' }, { sandbox: false }],
   ])('accepts %s', (_name, body, expected) => {
     expect(parseCreateJobBody(body, context)).toMatchObject(expected);
@@ -95,28 +95,31 @@ describe('parseCreateJobBody', () => {
   });
 
   it.each([
-    ['a body that is not an object', [1, 2], 'the request body must be a JSON object'],
-    ['a number body', 42, 'the request body must be a JSON object'],
+    ['a body that is not an object', [1, 2], 'the request body must be an object'],
+    ['a number body', 42, 'the request body must be an object'],
     ['missing tasks', { tag: 'x' }, 'tasks is required'],
     ['tasks as an array', { tasks: [{ operation: 'convert' }] }, 'tasks must be an object'],
     ['tasks as a string', { tasks: 'a' }, 'tasks must be an object'],
     ['a task that is not an object', { tasks: { a: 'convert' } }, 'task a must be an object'],
-    ['a task without operation', { tasks: { a: {} } }, 'task a: operation is required'],
-    ['an operation that is not a string', { tasks: { a: { operation: 7 } } }, 'task a: operation must be a string'],
-    ['input of the wrong type', { tasks: { a: { operation: 'convert', input: 3 } } }, 'task a: input must be a task name or an array of task names'],
-    ['input array with a number', { tasks: { a: { operation: 'export/url', input: ['b', 1] } } }, 'task a: input must be'],
+    ['a task without operation', { tasks: { a: {} } }, 'rule 1 (operation must be one of the twelve): task a: operation must be one of import/upload'],
+    ['an operation that is not a string', { tasks: { a: { operation: 7 } } }, 'rule 1 (operation must be one of the twelve): task a: operation'],
+    ['an unknown operation', { tasks: { a: { operation: 'import/ftp' } } }, 'rule 1 (operation must be one of the twelve): task a: operation'],
+    ['input of the wrong type', { tasks: { a: { operation: 'convert', input: 3, output_format: 'png' } } }, 'task a: input'],
+    ['input array with a number', { tasks: { a: { operation: 'export/url', input: ['b', 1] } } }, 'task a: input'],
     ['url not a string', { tasks: { a: { operation: 'import/url', url: ['x'] } } }, 'task a: url must be a string'],
-    ['output_format not a string', { tasks: { c: { operation: 'convert', output_format: 5 } } }, 'task c: output_format must be a string'],
-    ['options not an object', { tasks: { c: { operation: 'convert', options: [1] } } }, 'task c: options must be an object'],
-    ['port as a string', { tasks: { s: { operation: 'import/sftp', port: '22' } } }, 'task s: port must be a whole number'],
-    ['port out of range', { tasks: { s: { operation: 'import/sftp', port: 70_000 } } }, 'task s: port must be a whole number'],
-    ['secret_access_key not a string', { tasks: { s: { operation: 'export/s3', secret_access_key: 1 } } }, 'task s: secret_access_key must be a string'],
+    ['url not http(s)', { tasks: { a: { operation: 'import/url', url: 'ftp://example.com/a.png' } } }, 'task a: url must be a valid url'],
+    ['output_format not a string', { tasks: { c: { operation: 'convert', input: 'a', output_format: 5 } } }, 'task c: output_format must be a string'],
+    ['output_format malformed', { tasks: { c: { operation: 'convert', input: 'a', output_format: 'j.pg' } } }, 'task c: output_format does not match'],
+    ['options not an object', { tasks: { c: { operation: 'convert', input: 'a', output_format: 'png', options: [1] } } }, 'task c: options must be an object'],
+    ['port as a string', { tasks: { s: { operation: 'import/sftp', host: 'h', username: 'u', port: '22' } } }, 'task s: port must be a number'],
+    ['port out of range', { tasks: { s: { operation: 'import/sftp', host: 'h', username: 'u', port: 70_000 } } }, 'task s: port'],
     ['tag not a string', { tag: 1, tasks: {} }, 'tag must be a string'],
     ['tag too long', { tag: 'x'.repeat(256), tasks: {} }, 'tag is longer than 255 characters'],
-    ['sandbox not a boolean', { sandbox: 'yes', tasks: {} }, 'sandbox must be true or false'],
-    ['import_id malformed', { import_id: 'ABC', tasks: {} }, 'import_id must be 32 lowercase hexadecimal characters'],
+    ['sandbox not a boolean', { sandbox: 'yes', tasks: {} }, 'sandbox must be a boolean'],
+    ['import_id malformed', { import_id: 'ABC', tasks: {} }, 'import_id does not match'],
     ['webhook_url not a string', { webhook_url: {}, tasks: {} }, 'webhook_url must be a string'],
     ['top-level output_format not a string', { output_format: true, tasks: {} }, 'output_format must be a string'],
+    ['a task name with a space', { tasks: { 'a b': { operation: 'import/upload' } } }, 'task name "a b" must be 1 to 64 letters'],
     ['a __proto__ task name', JSON.parse('{"tasks":{"__proto__":{"operation":"convert"}}}'), 'task name __proto__ is not allowed'],
   ])('rejects %s with 422', (_name, body, message) => {
     const failure = failureOf(body);
@@ -124,7 +127,7 @@ describe('parseCreateJobBody', () => {
     expect(failure.message).toContain(message);
   });
 
-  it('counts tag length in characters, not UTF-16 units', () => {
-    expect(() => parseCreateJobBody({ tag: '😀'.repeat(255), tasks: {} }, context)).not.toThrow();
+  it('accepts a tag of exactly 255 characters', () => {
+    expect(parseCreateJobBody({ tag: 'x'.repeat(255), tasks: {} }, context).request.tag).toHaveLength(255);
   });
 });

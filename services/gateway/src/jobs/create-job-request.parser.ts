@@ -1,10 +1,9 @@
 import { create, type JsonObject } from '@bufbuild/protobuf';
+import { JobCreateBody, type Task } from '@transmute/api-schema';
 import { type CreateJobRequest, CreateJobRequestSchema, ServiceFailure, type TaskSpec, TaskSpecSchema } from '@transmute/contracts';
+import { validationMessage } from '../http/validation-message';
 
-export const MAX_TAG_LENGTH = 255;
-const IMPORT_ID = /^[0-9a-f]{32}$/;
-
-/** Spec field name → TaskSpec property, for every plain string field of a task. */
+/** Spec field name → TaskSpec property, for every plain string field a task may carry. */
 const TASK_STRING_FIELDS = {
   url: 'url',
   input_format: 'inputFormat',
@@ -38,101 +37,58 @@ export interface JobRequestContext {
   convertAllowance: number;
 }
 
-type Body = Record<string, unknown>;
-
-const invalid = (message: string) => ServiceFailure.validation(message);
-const isObject = (value: unknown): value is Body => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** JSON null counts as "not given", as most client libraries send it for unset optional fields. */
-const given = (value: unknown): boolean => value !== undefined && value !== null;
-
-function optionalString(value: unknown, field: string): string {
-  if (!given(value)) return '';
-  if (typeof value !== 'string') throw invalid(`${field} must be a string`);
-  return value;
-}
-
 /**
- * Reads a job create body (spec: "Job create request") into the message the
- * orchestrator validates. Checks shapes and types only; the task graph rules
- * belong to the orchestrator. Unknown fields are ignored.
+ * Reads a job create body into the message the orchestrator validates. The
+ * shapes come from `@transmute/api-schema` (the schemas the OpenAPI document
+ * is built from); the task graph rules belong to the orchestrator. Unknown
+ * fields are dropped.
  */
 export function parseCreateJobBody(body: unknown, context: JobRequestContext): ParsedJobBody {
-  if (!isObject(body)) throw invalid('the request body must be a JSON object with a tasks field');
-
-  const sandbox = body['sandbox'];
-  if (given(sandbox) && typeof sandbox !== 'boolean') throw invalid('sandbox must be true or false');
-
-  const tag = optionalString(body['tag'], 'tag');
-  if ([...tag].length > MAX_TAG_LENGTH) throw invalid(`tag is longer than ${MAX_TAG_LENGTH} characters`);
-
-  const importId = optionalString(body['import_id'], 'import_id');
-  if (importId && !IMPORT_ID.test(importId)) throw invalid('import_id must be 32 lowercase hexadecimal characters');
-
-  const tasks = parseTasks(body['tasks'], importId !== '');
+  // A __proto__ key would replace the prototype of the plain object the tasks travel in.
+  if (isObject(body) && isObject(body['tasks']) && Object.prototype.hasOwnProperty.call(body['tasks'], '__proto__')) {
+    throw ServiceFailure.validation('task name __proto__ is not allowed');
+  }
+  const parsed = JobCreateBody.safeParse(body);
+  if (!parsed.success) throw ServiceFailure.validation(validationMessage(parsed.error));
+  const job = parsed.data;
+  const importId = job.import_id ?? '';
+  if (!job.tasks && !importId) throw ServiceFailure.validation('tasks is required: an object mapping each task name to its task');
+  const tasks: Record<string, TaskSpec> = {};
+  for (const [name, task] of Object.entries(job.tasks ?? {})) tasks[name] = toTaskSpec(task);
   return {
-    sandbox: sandbox === true,
+    sandbox: job.sandbox === true,
     request: create(CreateJobRequestSchema, {
       tasks,
       taskOrder: Object.keys(tasks),
-      tag,
+      tag: job.tag ?? '',
       importId,
-      outputFormat: optionalString(body['output_format'], 'output_format'),
-      webhookUrl: optionalString(body['webhook_url'], 'webhook_url'),
+      outputFormat: job.output_format ?? '',
+      inputFormat: job.input_format ?? '',
+      webhookUrl: job.webhook_url ?? '',
       accountId: context.accountId,
       convertAllowance: context.convertAllowance,
     }),
   };
 }
 
-function parseTasks(value: unknown, hasImportId: boolean): Record<string, TaskSpec> {
-  // A job built around an import (import_id + output_format) needs no task of its own.
-  if (!given(value) && hasImportId) return {};
-  if (!given(value)) throw invalid('tasks is required: an object mapping each task name to its task');
-  if (!isObject(value)) throw invalid('tasks must be an object mapping each task name to its task');
-  const tasks: Record<string, TaskSpec> = {};
-  for (const [name, task] of Object.entries(value)) {
-    // The map is a plain object on both ends; this name would replace its prototype.
-    if (name === '__proto__') throw invalid('task name __proto__ is not allowed');
-    tasks[name] = parseTask(name, task);
-  }
-  return tasks;
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function parseTask(name: string, task: unknown): TaskSpec {
-  if (!isObject(task)) throw invalid(`task ${name} must be an object with an operation`);
-  const field = (spec: string) => `task ${name}: ${spec}`;
-
-  const operation = task['operation'];
-  if (!given(operation)) throw invalid(field('operation is required'));
-  if (typeof operation !== 'string') throw invalid(field('operation must be a string'));
-
-  const spec = create(TaskSpecSchema, { operation, ...parseInput(task['input'], field) });
+function toTaskSpec(task: Task): TaskSpec {
+  const fields = task as Record<string, unknown>;
+  const input = fields['input'];
+  const spec = create(TaskSpecSchema, {
+    operation: task.operation,
+    input: input === undefined || input === null ? [] : Array.isArray(input) ? (input as string[]) : [input as string],
+    inputIsList: Array.isArray(input),
+  });
   for (const [jsonName, property] of Object.entries(TASK_STRING_FIELDS)) {
-    spec[property] = optionalString(task[jsonName], field(jsonName));
+    const value = fields[jsonName];
+    if (typeof value === 'string') spec[property] = value;
   }
-
-  const port = task['port'];
-  if (given(port)) {
-    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65_535) {
-      throw invalid(field('port must be a whole number from 1 to 65535'));
-    }
-    spec.port = port;
-  }
-
-  const options = task['options'];
-  if (given(options)) {
-    if (!isObject(options)) throw invalid(field('options must be an object of option name to value'));
-    // google.protobuf.Struct is a JSON object in protobuf-es, and a parsed body is JSON already.
-    spec.options = options as JsonObject;
-  }
+  if (typeof fields['port'] === 'number') spec.port = fields['port'];
+  // google.protobuf.Struct is a JSON object in protobuf-es, and a parsed body is JSON already.
+  if (isObject(fields['options'])) spec.options = fields['options'] as JsonObject;
   return spec;
-}
-
-function parseInput(value: unknown, field: (spec: string) => string): Pick<TaskSpec, 'input' | 'inputIsList'> {
-  if (!given(value)) return { input: [], inputIsList: false };
-  if (typeof value === 'string') return { input: [value], inputIsList: false };
-  if (Array.isArray(value) && value.every((entry) => typeof entry === 'string')) {
-    return { input: value as string[], inputIsList: true };
-  }
-  throw invalid(field('input must be a task name or an array of task names'));
 }

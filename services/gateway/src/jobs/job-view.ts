@@ -6,8 +6,8 @@ export interface JobView {
   id: string;
   tag: string;
   status: string;
-  createdAt: string | null;
-  updatedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
   startedAt: string | null;
   endedAt: string | null;
   tasks: TaskView[];
@@ -26,8 +26,10 @@ export interface TaskView {
   operation: string;
   status: string;
   dependsOn: string[];
-  createdAt: string | null;
-  updatedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** 0-100 while a long conversion runs and reports it. */
+  progress?: number;
   result?: TaskResultView;
 }
 
@@ -36,7 +38,7 @@ export interface UploadFormView {
   method: string;
   parameters: Record<string, string>;
   headers: Record<string, string>;
-  expiresAt: string | null;
+  expiresAt: string;
 }
 
 export interface FileView {
@@ -67,6 +69,8 @@ export interface JobFileView extends FileView {
 export const jobPath = (jobId: string) => `/v1/process/jobs/${jobId}`;
 
 const iso = (stamp: Timestamp | undefined): string | null => (stamp ? timestampDate(stamp).toISOString() : null);
+/** Stamps every stored job and task has; the epoch only if a record were ever written without one. */
+const isoAlways = (stamp: Timestamp | undefined): string => iso(stamp) ?? new Date(0).toISOString();
 
 /** The public shape of a job. Never renders the owning account. */
 export function renderJob(job: Job): JobView {
@@ -74,8 +78,8 @@ export function renderJob(job: Job): JobView {
     id: job.id,
     tag: job.tag,
     status: job.status,
-    createdAt: iso(job.createdAt),
-    updatedAt: iso(job.updatedAt),
+    createdAt: isoAlways(job.createdAt),
+    updatedAt: isoAlways(job.updatedAt),
     startedAt: iso(job.startedAt),
     endedAt: iso(job.endedAt),
     tasks: job.tasks.map((task) => renderTask(job.id, task)),
@@ -93,9 +97,10 @@ function renderTask(jobId: string, task: Task): TaskView {
     operation: task.operation,
     status: task.status,
     dependsOn: [...task.dependsOn],
-    createdAt: iso(task.createdAt),
-    updatedAt: iso(task.updatedAt),
+    createdAt: isoAlways(task.createdAt),
+    updatedAt: isoAlways(task.updatedAt),
   };
+  if (task.progress !== undefined) view.progress = task.progress;
   const result = task.result ? renderTaskResult(task.result) : undefined;
   if (result && Object.keys(result).length > 0) view.result = result;
   return view;
@@ -109,7 +114,7 @@ export function renderTaskResult(result: TaskResult): TaskResultView {
       method: result.form.method,
       parameters: { ...result.form.parameters },
       headers: { ...result.form.headers },
-      expiresAt: iso(result.form.expiresAt),
+      expiresAt: isoAlways(result.form.expiresAt),
     };
   }
   if (result.url) view.url = result.url;

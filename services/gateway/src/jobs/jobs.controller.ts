@@ -1,12 +1,16 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
-import { ServiceFailure } from '@transmute/contracts';
+import { type CreateJobRequest, ServiceFailure } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
+import { STORAGE, type Storage } from '@transmute/storage';
+import { AccountQuota } from '../accounts/account-quota';
 import { ApiKeyGuard, SandboxNeedsNoKey } from '../auth/api-key.guard';
 import type { Principal } from '../auth/api-key-authenticator';
 import { CurrentPrincipal } from '../auth/principal.decorator';
 import type { GatewayConfig } from '../config';
 import { JsonBody } from '../http/json-body.decorator';
+import { ImportsStore } from '../imports/imports.store';
+import { storeBase64Files } from './base64-files';
 import { parseCreateJobBody } from './create-job-request.parser';
 import { type JobView, renderJob } from './job-view';
 import { JobsClient } from './jobs.client';
@@ -31,7 +35,10 @@ function required(principal: Principal | undefined): Principal {
 export class JobsController {
   constructor(
     private readonly jobs: JobsClient,
+    private readonly quota: AccountQuota,
+    private readonly imports: ImportsStore,
     @Inject(SERVICE_CONFIG) private readonly config: GatewayConfig,
+    @Inject(STORAGE) private readonly storage: Storage,
   ) {}
 
   @Post()
@@ -44,15 +51,17 @@ export class JobsController {
   ): Promise<JobView> {
     const { sandbox, request } = parseCreateJobBody(body, {
       accountId: principal?.accountId ?? '',
-      convertAllowance: this.config.convertAllowance,
+      convertAllowance: principal?.convertAllowance ?? this.config.convertAllowance,
     });
+    if (request.importId) await this.resolveImport(request, principal);
+    await storeBase64Files(request, this.storage, this.config.maxBase64Bytes, { store: !sandbox });
     if (sandbox) {
-      // Spec: a simulated job is answered 200, not 201; nothing was created.
+      // Spec: a simulated job is answered 200, not 201; nothing was created. Validated exactly like a real job.
       response.status(200);
-      return simulateSandboxJob(request, this.config.publicUrl);
+      request.validateOnly = true;
+      return simulateSandboxJob(await this.jobs.create(request), request.tag, this.config.publicUrl);
     }
-    required(principal);
-    return renderJob(await this.jobs.create(request));
+    return renderJob(await this.quota.admitJob(required(principal), request, () => this.jobs.create(request)));
   }
 
   @Get(':jobId')
@@ -64,5 +73,15 @@ export class JobsController {
   @HttpCode(200)
   async completeUpload(@Param('jobId') jobId: string, @CurrentPrincipal() principal: Principal | undefined): Promise<JobView> {
     return renderJob(await this.jobs.completeUpload(checkedJobId(jobId), required(principal).accountId));
+  }
+
+  /** import_id: the import must exist (and be the caller's); the orchestrator gets where its bytes are. */
+  private async resolveImport(request: CreateJobRequest, principal: Principal | undefined): Promise<void> {
+    const record = await this.imports.find(request.importId);
+    if (!record || (principal && record.accountId !== principal.accountId)) {
+      throw ServiceFailure.validation(`import_id ${request.importId} names no import of this account`);
+    }
+    request.importKey = record.key;
+    request.importFilename = record.filename;
   }
 }

@@ -1,72 +1,50 @@
 import { randomBytes } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import {
-  type CreateJobRequest,
-  JobSchema,
-  ServiceFailure,
-  type TaskSpec,
-  TaskResultSchema,
-  TaskSchema,
-  isOperation,
-} from '@transmute/contracts';
+import { type Job, JobSchema, TaskResultSchema, TaskSchema } from '@transmute/contracts';
 import { type JobView, renderJob } from './job-view';
 
 export const SANDBOX_NOTE = 'Sandbox job: the request was checked and the result simulated; nothing was converted and no quota was used.';
 /** Where sandbox downloads point: a token no file stands behind. */
 export const SANDBOX_DOWNLOAD_PATH = '/v1/download/sandbox';
 
-const invalid = (message: string) => ServiceFailure.validation(message);
-
 /**
- * The simulated finished job a `sandbox: true` request gets. Checks what the
- * gateway can check alone (operations, inputs naming tasks of the job); the
- * orchestrator's full graph rules apply to real jobs only.
+ * The simulated finished job a `sandbox: true` request gets, built from the
+ * orchestrator's validate-only answer (the planned tasks, each result's
+ * `filename` holding the format the task produces).
  */
-export function simulateSandboxJob(request: CreateJobRequest, publicUrl: string, now = new Date()): JobView {
-  const names = request.taskOrder;
-  if (names.length === 0) throw invalid('the job has no tasks');
-  for (const name of names) {
-    const spec = request.tasks[name] as TaskSpec;
-    if (!isOperation(spec.operation)) throw invalid(`task ${name}: unknown operation ${JSON.stringify(spec.operation)}`);
-    for (const input of spec.input) {
-      if (!(input in request.tasks) || input === name) throw invalid(`task ${name}: input ${JSON.stringify(input)} is not another task of this job`);
-    }
-  }
-  if (!names.some((name) => request.tasks[name]?.operation === 'convert')) throw invalid('the job has no convert task');
-
+export function simulateSandboxJob(validated: Job, tag: string, publicUrl: string, now = new Date()): JobView {
   const stamp = timestampFromDate(now);
   const placeholderUrl = `${publicUrl}${SANDBOX_DOWNLOAD_PATH}`;
-  const id = `sandbox-${randomBytes(16).toString('hex')}`;
+  const formatOf = new Map(validated.tasks.map((task) => [task.name, task.result?.filename ?? '']));
   const job = create(JobSchema, {
-    id,
-    tag: request.tag,
+    id: `sandbox-${randomBytes(16).toString('hex')}`,
+    tag,
     status: 'finished',
     createdAt: stamp,
     updatedAt: stamp,
     startedAt: stamp,
     endedAt: stamp,
-    tasks: names.map((name) => {
-      const spec = request.tasks[name] as TaskSpec;
-      return create(TaskSchema, {
-        name,
-        operation: spec.operation,
+    tasks: validated.tasks.map((task) =>
+      create(TaskSchema, {
+        name: task.name,
+        operation: task.operation,
         status: 'finished',
-        dependsOn: [...spec.input],
+        dependsOn: [...task.dependsOn],
         createdAt: stamp,
         updatedAt: stamp,
-        result: simulatedResult(name, spec, request, placeholderUrl),
-      });
-    }),
+        result: simulatedResult(task.name, task.operation, task.dependsOn, formatOf, placeholderUrl),
+      }),
+    ),
   });
   return { ...renderJob(job), sandbox: true, note: SANDBOX_NOTE };
 }
 
 /** Placeholder links where a real job would have them; imports and other exports report nothing. */
-function simulatedResult(name: string, spec: TaskSpec, request: CreateJobRequest, placeholderUrl: string) {
-  if (spec.operation === 'convert') return create(TaskResultSchema, { downloadUrl: placeholderUrl });
-  if (spec.operation === 'export/url') {
-    const format = request.tasks[spec.input[0] ?? '']?.outputFormat.toLowerCase() || 'bin';
+function simulatedResult(name: string, operation: string, inputs: readonly string[], formatOf: Map<string, string>, placeholderUrl: string) {
+  if (operation === 'convert') return create(TaskResultSchema, { downloadUrl: placeholderUrl });
+  if (operation === 'export/url') {
+    const format = formatOf.get(inputs[0] ?? '') || 'bin';
     return create(TaskResultSchema, { url: placeholderUrl, filename: `${name}.${format}` });
   }
   return undefined;

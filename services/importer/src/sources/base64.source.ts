@@ -1,29 +1,22 @@
-import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { ServiceFailure, type TaskWork } from '@transmute/contracts';
-import { SERVICE_CONFIG } from '@transmute/service-kit';
-import { STORAGE, type Storage, storageKey } from '@transmute/storage';
-import type { ImporterConfig } from '../config';
-import { decodeBase64File } from './base64';
+import { STORAGE, type Storage } from '@transmute/storage';
 import { type ImportSource, type ImportedFile, fallbackFilename } from './source';
 
+/**
+ * import/base64: the gateway decoded, checked and stored the bytes at creation
+ * (`stored_key`), so the content never rides in a NATS message; describe them.
+ */
 @Injectable()
 export class Base64Source implements ImportSource {
   readonly operation = 'import/base64';
 
-  constructor(
-    @Inject(STORAGE) private readonly storage: Storage,
-    @Inject(SERVICE_CONFIG) private readonly config: ImporterConfig,
-  ) {}
+  constructor(@Inject(STORAGE) private readonly storage: Storage) {}
 
   async import(work: TaskWork): Promise<ImportedFile> {
-    const bytes = decodeBase64File(work.spec?.file ?? '');
-    if (bytes.length > this.config.maxBase64Bytes) {
-      throw ServiceFailure.validation(`the base64 file of task ${work.taskName} is ${bytes.length} bytes; the limit is ${this.config.maxBase64Bytes}`);
-    }
-    const filename = work.spec?.filename || fallbackFilename(work);
-    const key = storageKey('jobs', work.jobId, work.taskName, filename);
-    const stored = await this.storage.put(key, Readable.from([bytes]));
-    return { key, filename, size: stored.size };
+    const key = work.spec?.storedKey ?? '';
+    const stored = key ? await this.storage.stat(key) : null;
+    if (!stored) throw ServiceFailure.validation(`the base64 file of task ${work.taskName} was not stored at creation`);
+    return { key, filename: work.spec?.filename || fallbackFilename(work), size: stored.size };
   }
 }

@@ -13,7 +13,38 @@ export interface ImportSource {
   import(work: TaskWork, context: TaskContext): Promise<ImportedFile>;
 }
 
+/** Injection token of the list of every source. */
+export const IMPORT_SOURCES = Symbol('IMPORT_SOURCES');
+
 /** Name of an imported file when the client gave none: the task name with the source's format. */
 export function fallbackFilename(work: TaskWork): string {
   return work.inputFormat ? `${work.taskName}.${work.inputFormat}` : work.taskName;
+}
+
+/** The last path segment of a URL path, key or remote path, decoded; '' when there is none. */
+export function baseName(path: string): string {
+  const last = path.split('/').filter(Boolean).pop() ?? '';
+  try {
+    return sanitiseFilename(decodeURIComponent(last));
+  } catch {
+    return sanitiseFilename(last);
+  }
+}
+
+/** A file name safe to show and store: no directories, no control characters, at most 255 characters. */
+export function sanitiseFilename(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return clean === '.' || clean === '..' ? '' : clean.slice(0, 255);
+}
+
+const FORMAT = /^[a-z0-9]{1,16}$/;
+
+/** input_format inferred from the file name the source gave (Content-Disposition, URL, key, path); '' when none. */
+export function formatOf(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  if (dot <= 0) return '';
+  const extension = filename.slice(dot + 1).toLowerCase();
+  return FORMAT.test(extension) ? extension : '';
 }

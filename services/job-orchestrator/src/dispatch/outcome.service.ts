@@ -39,6 +39,11 @@ export class OutcomeService {
 
   private async applyNow(outcome: TaskOutcome): Promise<void> {
     const { jobId, taskName } = outcome;
+    if (outcome.outcome.case === 'progress') {
+      // Only a running task shows progress, and only on the attempt that reports it; no graph walk follows.
+      await this.repository.transitionTask(jobId, taskName, ['processing'], { $set: { progress: outcome.outcome.value.percent } }, { attempt: outcome.attempt });
+      return;
+    }
     const job = await this.repository.findJob(jobId);
     if (!job) return;
     const now = new Date();

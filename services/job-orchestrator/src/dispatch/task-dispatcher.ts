@@ -6,6 +6,8 @@ import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
 import { isWaiting } from '../jobs/job-status';
 import { type JobRecord, JobRepository, type TaskRecord } from '../persistence/job.repository';
+import { UsageCharges } from './usage-charges';
+import { credentialKey, openCredentials } from '../jobs/credential-seal';
 
 /** The subject a task's work goes to. */
 export function workSubject(task: Pick<TaskRecord, 'operation' | 'family'>): string {
@@ -26,6 +28,7 @@ export class TaskDispatcher {
   constructor(
     private readonly repository: JobRepository,
     private readonly publisher: WorkPublisher,
+    private readonly usageCharges: UsageCharges,
     @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
   ) {}
 
@@ -61,12 +64,19 @@ export class TaskDispatcher {
     extraCondition: Record<string, unknown> = {},
   ): Promise<boolean> {
     const now = new Date();
+    if (task.operation === 'convert') {
+      const refusal = await this.usageCharges.chargeConvert(accountId, task, inputs);
+      if (refusal) {
+        await this.repository.transitionTask(task.jobId, task.name, from, { $set: { status: 'failed', updatedAt: now, deadlineAt: null, result: { error: refusal } } }, extraCondition);
+        return false;
+      }
+    }
     const claimed = await this.repository.transitionTask(
       task.jobId,
       task.name,
       from,
       {
-        $set: { status: 'queued', deadlineAt: new Date(now.getTime() + this.config.dispatchDeadlineMs), updatedAt: now },
+        $set: { status: 'queued', deadlineAt: new Date(now.getTime() + this.config.dispatchDeadlineMs), updatedAt: now, progress: null },
         $inc: { attempt: 1 },
       },
       extraCondition,
@@ -77,7 +87,7 @@ export class TaskDispatcher {
       taskName: claimed.name,
       attempt: claimed.attempt,
       accountId,
-      spec: claimed.spec ? fromJson(TaskSpecSchema, claimed.spec as JsonValue) : undefined,
+      spec: claimed.spec ? fromJson(TaskSpecSchema, openCredentials(claimed.spec, credentialKey(this.config)) as JsonValue) : undefined,
       inputs: inputs.filter((input) => input.output).map((input) => create(StoredFileSchema, { ...input.output!, size: BigInt(input.output!.size) })),
       uploadKey: claimed.uploadKey,
       inputFormat: claimed.inputFormat,

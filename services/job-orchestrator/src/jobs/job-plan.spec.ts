@@ -89,6 +89,38 @@ describe('planJob', () => {
     expect(() => planJob(request(tasks), 3)).toThrow('the job has 4 convert tasks; the plan allows 3 per job');
   });
 
+  it.each<[string, Tasks, string]>([
+    ['rule 1', { a: { operation: 'import/ftp' } }, 'rule 1 (operation must be one of the twelve): task a'],
+    ['rule 2', { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'import/upload' }, c: { operation: 'convert', input: ['a'], outputFormat: 'jpg' } }, 'rule 2 (every import must be the input of a convert): import task b'],
+    [
+      'rule 3',
+      { a: { operation: 'import/upload', filename: 'x.png' }, c: { operation: 'convert', input: ['a'], outputFormat: 'jpg' }, e: { operation: 'export/url', input: ['a'], inputIsList: true } },
+      'rule 3 (an export may not be wired to an import): export task e',
+    ],
+    ['rule 4', { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'convert', input: ['b'], outputFormat: 'jpg' } }, 'rule 4 (the graph must be acyclic and trace back to an import): task b'],
+    ['rule 5', { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'convert', input: ['a', 'a'], outputFormat: 'jpg' } }, 'rule 5 (a convert takes one import or convert; an export takes convert tasks): convert task b'],
+  ])('names the broken rule: %s', (_name, tasks, message) => {
+    expect(() => planJob(request(tasks), 5)).toThrow(message);
+  });
+
+  it('builds a job around an import: import, convert, export/url', () => {
+    const plan = planJob(create(CreateJobRequestSchema, { importId: 'a'.repeat(32), importFilename: 'scan.PNG', outputFormat: 'JPG' }), 5);
+    expect(plan.tasks.map((task) => [task.name, task.operation, task.dependsOn])).toEqual([
+      ['import', 'import/upload', []],
+      ['convert', 'convert', ['import']],
+      ['export', 'export/url', ['convert']],
+    ]);
+    expect(plan.conversions).toEqual([{ task: 'convert', inputFormat: 'png', outputFormat: 'jpg' }]);
+  });
+
+  it.each([
+    ['without output_format', { importId: 'a'.repeat(32), inputFormat: 'png' }, 'import_id needs a top-level output_format'],
+    ['with tasks as well', { importId: 'a'.repeat(32), outputFormat: 'jpg', taskOrder: ['x'], tasks: { x: create(TaskSpecSchema, { operation: 'import/upload' }) } }, 'leave tasks out'],
+    ['whose format cannot be known', { importId: 'a'.repeat(32), outputFormat: 'jpg' }, 'cannot be inferred'],
+  ])('rejects an import_id job %s', (_name, fields, message) => {
+    expect(() => planJob(create(CreateJobRequestSchema, fields), 5)).toThrow(message);
+  });
+
   it('rejects a tag longer than 255 characters', () => {
     expect(() => planJob(request(standard, { tag: 'x'.repeat(256) }), 5)).toThrow('tag is longer than 255 characters');
   });

@@ -1,6 +1,9 @@
+import { create } from '@bufbuild/protobuf';
 import {
   type CreateJobRequest,
+  CreateJobRequestSchema,
   ServiceFailure,
+  TaskSpecSchema,
   type TaskSpec,
   isExportOperation,
   isImportOperation,
@@ -30,11 +33,48 @@ export const MAX_TASKS = 500;
 
 const invalid = (message: string) => ServiceFailure.validation(message);
 
+/** The spec's job validation rules, named in every 422 that breaks one. */
+export const RULES = {
+  1: 'rule 1 (operation must be one of the twelve)',
+  2: 'rule 2 (every import must be the input of a convert)',
+  3: 'rule 3 (an export may not be wired to an import)',
+  4: 'rule 4 (the graph must be acyclic and trace back to an import)',
+  5: 'rule 5 (a convert takes one import or convert; an export takes convert tasks)',
+  6: 'rule 6 (convert tasks per job within the plan allowance)',
+} as const;
+const broken = (rule: keyof typeof RULES, message: string) => invalid(`${RULES[rule]}: ${message}`);
+
+/** Names of the tasks a job built around `import_id` gets. */
+export const IMPORT_JOB_TASKS = { import: 'import', convert: 'convert', export: 'export' } as const;
+
+/**
+ * A job built around an import (import_id + output_format): the import's
+ * bytes, one convert, one export/url, named as IMPORT_JOB_TASKS.
+ */
+export function withImportTasks(request: CreateJobRequest): CreateJobRequest {
+  if (!request.importId) return request;
+  if (request.taskOrder.length > 0 || Object.keys(request.tasks).length > 0) {
+    throw invalid('import_id builds the whole job (import, convert, export); leave tasks out');
+  }
+  if (!request.outputFormat) throw invalid('import_id needs a top-level output_format');
+  const { import: importName, convert, export: exportName } = IMPORT_JOB_TASKS;
+  return create(CreateJobRequestSchema, {
+    ...request,
+    tasks: {
+      [importName]: create(TaskSpecSchema, { operation: 'import/upload', filename: request.importFilename, inputFormat: request.inputFormat }),
+      [convert]: create(TaskSpecSchema, { operation: 'convert', input: [importName], outputFormat: request.outputFormat }),
+      [exportName]: create(TaskSpecSchema, { operation: 'export/url', input: [convert], inputIsList: true }),
+    },
+    taskOrder: [importName, convert, exportName],
+  });
+}
+
 /**
  * Checks a job create request against the spec's rules 1 to 6 and resolves
  * every convert task's formats. Pure: the catalogue check comes after.
  */
-export function planJob(request: CreateJobRequest, convertAllowance: number): JobPlan {
+export function planJob(original: CreateJobRequest, convertAllowance: number): JobPlan {
+  const request = withImportTasks(original);
   const names = request.taskOrder.length > 0 ? request.taskOrder : Object.keys(request.tasks);
   if (names.length === 0) throw invalid('the job has no tasks');
   if (names.length > MAX_TASKS) throw invalid(`a job holds at most ${MAX_TASKS} tasks; this one has ${names.length}`);
@@ -49,7 +89,7 @@ export function planJob(request: CreateJobRequest, convertAllowance: number): Jo
     }
     // Rule 1.
     if (!isOperation(spec.operation)) {
-      throw invalid(`task ${name}: unknown operation ${JSON.stringify(spec.operation)}`);
+      throw broken(1, `task ${name}: unknown operation ${JSON.stringify(spec.operation)}`);
     }
     specs.set(name, spec);
   }
@@ -61,7 +101,7 @@ export function planJob(request: CreateJobRequest, convertAllowance: number): Jo
   for (const [name, spec] of specs) {
     if (!isImportOperation(spec.operation)) continue;
     const consumed = [...specs].some(([other, otherSpec]) => otherSpec.operation === 'convert' && dependsOn.get(other)?.includes(name));
-    if (!consumed) throw invalid(`import task ${name} is not the input of any convert task`);
+    if (!consumed) throw broken(2, `import task ${name} is not the input of any convert task`);
   }
 
   // Rule 4: acyclic, and every convert chain starts at an import.
@@ -71,7 +111,7 @@ export function planJob(request: CreateJobRequest, convertAllowance: number): Jo
   const converts = [...specs.values()].filter((spec) => spec.operation === 'convert').length;
   if (converts === 0) throw invalid('the job has no convert task');
   if (converts > convertAllowance) {
-    throw invalid(`the job has ${converts} convert tasks; the plan allows ${convertAllowance} per job`);
+    throw broken(6, `the job has ${converts} convert tasks; the plan allows ${convertAllowance} per job`);
   }
 
   return resolveFormats(names, specs, dependsOn);
@@ -81,32 +121,32 @@ export function planJob(request: CreateJobRequest, convertAllowance: number): Jo
 function checkInputs(name: string, spec: TaskSpec, specs: Map<string, TaskSpec>): string[] {
   const inputs = spec.input;
   if (isImportOperation(spec.operation)) {
-    if (inputs.length > 0) throw invalid(`import task ${name} takes no input`);
+    if (inputs.length > 0) throw broken(5, `import task ${name} takes no input`);
     requireFields(name, spec);
     return [];
   }
   for (const input of inputs) {
-    if (input === name) throw invalid(`task ${name} takes itself as input`);
-    if (!specs.has(input)) throw invalid(`task ${name}: input ${JSON.stringify(input)} is not a task of this job`);
+    if (input === name) throw broken(4, `task ${name} takes itself as input`);
+    if (!specs.has(input)) throw broken(5, `task ${name}: input ${JSON.stringify(input)} is not a task of this job`);
   }
   if (spec.operation === 'convert') {
-    if (inputs.length !== 1 || spec.inputIsList) throw invalid(`convert task ${name} must name exactly one input task`);
+    if (inputs.length !== 1 || spec.inputIsList) throw broken(5, `convert task ${name} must name exactly one input task`);
     const source = specs.get(inputs[0] as string) as TaskSpec;
     if (!isImportOperation(source.operation) && source.operation !== 'convert') {
-      throw invalid(`convert task ${name}: input ${inputs[0]} is a ${source.operation} task, not an import or a convert`);
+      throw broken(5, `convert task ${name}: input ${inputs[0]} is a ${source.operation} task, not an import or a convert`);
     }
     if (!spec.outputFormat) throw invalid(`convert task ${name}: output_format is required`);
     return [...inputs];
   }
   if (isExportOperation(spec.operation)) {
     if (spec.operation === 'export/webhook' && !spec.url) throw invalid(`export/webhook task ${name}: url is required`);
-    if (spec.operation !== 'export/webhook' && inputs.length === 0) throw invalid(`export task ${name} must name its convert tasks in input`);
+    if (spec.operation !== 'export/webhook' && inputs.length === 0) throw broken(5, `export task ${name} must name its convert tasks in input`);
     for (const input of inputs) {
       const source = specs.get(input) as TaskSpec;
       if (isImportOperation(source.operation)) {
-        throw invalid(`export task ${name} is wired directly to import task ${input}; exports take convert tasks`);
+        throw broken(3, `export task ${name} is wired directly to import task ${input}; exports take convert tasks`);
       }
-      if (source.operation !== 'convert') throw invalid(`export task ${name}: input ${input} is not a convert task`);
+      if (source.operation !== 'convert') throw broken(5, `export task ${name}: input ${input} is not a convert task`);
     }
     return [...new Set(inputs)];
   }
@@ -122,7 +162,7 @@ function traceToImport(start: string, specs: Map<string, TaskSpec>, dependsOn: M
   const seen = new Set<string>();
   let current = start;
   while (specs.get(current)?.operation === 'convert') {
-    if (seen.has(current)) throw invalid(`tasks ${[...seen].join(', ')} form a cycle`);
+    if (seen.has(current)) throw broken(4, `tasks ${[...seen].join(', ')} form a cycle`);
     seen.add(current);
     current = dependsOn.get(current)?.[0] as string;
   }
@@ -149,7 +189,7 @@ function resolveFormats(names: string[], specs: Map<string, TaskSpec>, dependsOn
       inputFormat = specs.get(upstream)?.operation === 'convert' ? upstreamFormat : normaliseFormat(spec.inputFormat) || upstreamFormat;
       outputFormat = normaliseFormat(spec.outputFormat);
       if (!inputFormat) {
-        throw invalid(`convert task ${name}: input_format was not given and cannot be inferred from task ${upstream}`);
+        throw invalid(`convert task ${name}: input_format was not given and cannot be inferred from task ${upstream} (give input_format, or a filename or URL with an extension)`);
       }
       for (const [field, value] of [['input_format', inputFormat], ['output_format', outputFormat]] as const) {
         if (!isValidFormat(value)) throw invalid(`convert task ${name}: ${field} ${JSON.stringify(value)} is not a format name (1 to 16 letters or digits)`);

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { create } from '@bufbuild/protobuf';
-import { JobEventSchema, Subjects, TERMINAL_JOB_STATUSES } from '@transmute/contracts';
-import { WorkPublisher } from '@transmute/messaging';
+import { type Job, TERMINAL_JOB_STATUSES } from '@transmute/contracts';
+import { JobEventLog } from '../events/job-event-log';
+import { WebhookEnqueuer, webhookTargets } from '../events/webhook-enqueuer';
 import { JobRepository } from '../persistence/job.repository';
 import { deriveJobStatus } from './job-status';
 import { toJobMessage } from './job-view';
@@ -19,7 +19,8 @@ export class JobProgress {
 
   constructor(
     private readonly repository: JobRepository,
-    private readonly publisher: WorkPublisher,
+    private readonly events: JobEventLog,
+    private readonly webhooks: WebhookEnqueuer,
   ) {}
 
   async refresh(jobId: string): Promise<void> {
@@ -36,20 +37,25 @@ export class JobProgress {
         $set: { status: derived.status, error: derived.error, updatedAt: now, ...(terminal ? { endedAt: now } : {}) },
       });
       if (!updated) continue; // someone else moved it first: look again
+      // Read before the specs are erased: export/webhook targets live there.
+      const targets = terminal ? webhookTargets(job, tasks) : [];
       if (terminal) {
         await this.repository.cancelWaitingTasks(job, ['waiting_upload', 'waiting', 'waiting_input', 'queued']);
         await this.repository.eraseSpecs(job);
       }
       this.logger.log({ jobId, from: job.status, to: derived.status }, 'job status changed');
-      await this.announce(jobId);
+      const announced = await this.announce(jobId);
+      if (announced && targets.length > 0) await this.webhooks.enqueue(announced, targets);
       return;
     }
   }
 
-  async announce(jobId: string): Promise<void> {
+  /** Records the job as it is now in the event log (JOB_EVENTS); returns what it recorded. */
+  async announce(jobId: string): Promise<Job | null> {
     const job = await this.repository.findJob(jobId);
-    if (!job) return;
+    if (!job) return null;
     const message = toJobMessage(job, await this.repository.findTasks(job));
-    this.publisher.broadcast(Subjects.jobEvents(jobId), JobEventSchema, create(JobEventSchema, { job: message }));
+    await this.events.append(message);
+    return message;
   }
 }

@@ -28,6 +28,7 @@ export function toJobMessage(job: JobRecord, tasks: TaskRecord[]): Job {
         createdAt: stamp(task.createdAt),
         updatedAt: stamp(task.updatedAt),
         result: task.result ? fromJson(TaskResultSchema, task.result as JsonValue) : undefined,
+        progress: task.status === 'processing' && typeof task.progress === 'number' ? task.progress : undefined,
       }),
     ),
   });

@@ -6,8 +6,10 @@ import {
   type CreateJobRequest,
   ErrorCode,
   type Job,
+  JobSchema,
   ServiceFailure,
   TaskResultSchema,
+  TaskSchema,
   TaskSpecSchema,
   type TaskStatus,
   UploadFormSchema,
@@ -20,7 +22,8 @@ import type { OrchestratorConfig } from '../config';
 import { TaskDispatcher } from '../dispatch/task-dispatcher';
 import { type JobRecord, JobRepository, type TaskRecord } from '../persistence/job.repository';
 import { taskId } from '../persistence/task.schema';
-import { type JobPlan, type PlannedTask, planJob } from './job-plan';
+import { IMPORT_JOB_TASKS, type JobPlan, type PlannedTask, planJob } from './job-plan';
+import { credentialKey, sealCredentials } from './credential-seal';
 import { JobLocks } from './job-locks';
 import { JobProgress } from './job-progress';
 import { toJobMessage } from './job-view';
@@ -49,10 +52,16 @@ export class JobsService {
   async create(request: CreateJobRequest): Promise<Job> {
     const plan = planJob(request, request.convertAllowance);
     const families = await this.routeConversions(plan);
+    // Sandbox: checked exactly like a real job, then nothing is stored.
+    if (request.validateOnly) return validatedJob(plan);
     const jobId = randomBytes(16).toString('hex');
     const now = new Date();
     const tasks: TaskRecord[] = [];
-    for (const planned of plan.tasks) tasks.push(await this.taskRecord(jobId, planned, families.get(planned.name) ?? '', now));
+    for (const planned of plan.tasks) {
+      // A job built around an import reads the import's bytes where the gateway put them.
+      const importKey = request.importId && planned.name === IMPORT_JOB_TASKS.import ? request.importKey : '';
+      tasks.push(await this.taskRecord(jobId, planned, families.get(planned.name) ?? '', now, importKey));
+    }
     await this.repository.insert(
       {
         _id: jobId,
@@ -70,7 +79,8 @@ export class JobsService {
       tasks,
     );
     this.logger.log({ jobId, accountId: request.accountId, tasks: tasks.length }, 'job created');
-    return this.get(jobId, request.accountId);
+    // The event log starts with the job's first status, so every stream event has an id to resume from.
+    return (await this.progress.announce(jobId)) ?? this.get(jobId, request.accountId);
   }
 
   async get(jobId: string, accountId: string): Promise<Job> {
@@ -85,7 +95,10 @@ export class JobsService {
     return job;
   }
 
-  /** Starts the job. Called again after it started, it only answers the job as it is. */
+  /**
+   * Starts the job. Refused with 409, changing nothing, when the job is past
+   * waiting_upload or an import/upload task's bytes have not arrived.
+   */
   completeUpload(jobId: string, accountId: string): Promise<Job> {
     return this.locks.run(jobId, () => this.start(jobId, accountId));
   }
@@ -93,11 +106,18 @@ export class JobsService {
   private async start(jobId: string, accountId: string): Promise<Job> {
     const job = await this.ownedJob(jobId, accountId);
     const tasks = await this.repository.findTasks(job);
-    if (job.status !== 'waiting_upload') return toJobMessage(job, tasks);
+    if (job.status !== 'waiting_upload') {
+      throw new ServiceFailure(ErrorCode.CONFLICT, `job ${jobId} has already been started (status ${job.status}); complete-upload is called once`);
+    }
+    const missing: string[] = [];
     for (const task of tasks.filter((candidate) => candidate.operation === 'import/upload')) {
-      if (!(await this.storage.stat(task.uploadKey))) {
-        throw new ServiceFailure(ErrorCode.CONFLICT, `the file for task ${task.name} has not been uploaded yet; send it to the form URL first`);
-      }
+      if (!(await this.storage.stat(task.uploadKey))) missing.push(task.name);
+    }
+    if (missing.length > 0) {
+      throw new ServiceFailure(
+        ErrorCode.CONFLICT,
+        `still waiting for the file of task${missing.length > 1 ? 's' : ''} ${missing.join(', ')}; send each to its upload form URL first`,
+      );
     }
     const now = new Date();
     const started = await this.repository.transitionJob(jobId, 'waiting_upload', {
@@ -126,10 +146,10 @@ export class JobsService {
     return families;
   }
 
-  private async taskRecord(jobId: string, planned: PlannedTask, family: string, now: Date): Promise<TaskRecord> {
-    let uploadKey = '';
+  private async taskRecord(jobId: string, planned: PlannedTask, family: string, now: Date, importKey: string): Promise<TaskRecord> {
+    let uploadKey = importKey;
     let result: Record<string, unknown> | null = null;
-    if (planned.operation === 'import/upload') {
+    if (planned.operation === 'import/upload' && !importKey) {
       uploadKey = storageKey('uploads', jobId, planned.name);
       const target = await this.storage.presignUpload(uploadKey, {
         contentType: UPLOAD_CONTENT_TYPE,
@@ -151,7 +171,7 @@ export class JobsService {
       operation: planned.operation,
       status: initialStatus(planned.operation),
       dependsOn: planned.dependsOn,
-      spec: toJson(TaskSpecSchema, planned.spec) as Record<string, unknown>,
+      spec: sealCredentials(toJson(TaskSpecSchema, planned.spec) as Record<string, unknown>, credentialKey(this.config)),
       inputFormat: planned.inputFormat,
       outputFormat: planned.outputFormat,
       family,
@@ -164,4 +184,21 @@ export class JobsService {
       updatedAt: now,
     };
   }
+}
+
+/** What a sandbox job would hold: the planned tasks, none of them stored. */
+function validatedJob(plan: JobPlan): Job {
+  return create(JobSchema, {
+    status: 'finished',
+    tasks: plan.tasks.map((task) =>
+      create(TaskSchema, {
+        name: task.name,
+        operation: task.operation,
+        status: 'finished',
+        dependsOn: task.dependsOn,
+        // The simulated result names files by the format each task produces.
+        result: create(TaskResultSchema, { filename: task.outputFormat }),
+      }),
+    ),
+  });
 }

@@ -55,6 +55,10 @@ export class TaskDocument {
   @Prop({ type: Number, default: 0 })
   attempt!: number;
 
+  /** 0-100 while a long conversion reports it (TaskProgress outcomes). */
+  @Prop({ type: Number, default: null })
+  progress?: number | null;
+
   /** Past this, the reconciler dispatches the task again. */
   @Prop({ type: Date, default: null })
   deadlineAt!: Date | null;

@@ -1,22 +1,37 @@
 import { create } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { type ConversionOption, ConversionOptionSchema } from '@transmute/contracts';
-
-/** Formats sharp (libvips) reads, and those it writes, by their file extension. */
-export const IMAGE_INPUTS = ['png', 'jpg', 'jpeg', 'webp', 'gif', 'tif', 'tiff', 'avif', 'svg'] as const;
-export const IMAGE_OUTPUTS = ['png', 'jpg', 'jpeg', 'webp', 'gif', 'tif', 'tiff', 'avif'] as const;
-const LOSSY = new Set(['jpg', 'jpeg', 'webp', 'avif']);
+import { CMYK_OUTPUTS, IMAGE_DECODERS, IMAGE_ENCODERS, LOSSLESS_CAPABLE, LOSSY_OUTPUTS } from './image-formats';
 
 const number = (value: number) => create(ValueSchema, { kind: { case: 'numberValue', value } });
 const text = (value: string) => create(ValueSchema, { kind: { case: 'stringValue', value } });
 const bool = (value: boolean) => create(ValueSchema, { kind: { case: 'boolValue', value } });
 
 export const FITS = ['inside', 'cover', 'contain', 'fill', 'outside'] as const;
+export const BACKGROUNDS = { keep: null, white: '#ffffff', black: '#000000', grey: '#808080' } as const;
+export const COLORSPACES = ['srgb', 'grayscale', 'cmyk'] as const;
+export const MAX_DIMENSION = 16_384;
 
-/** The options one image pair accepts. */
-export function imageOptions(outputFormat: string): ConversionOption[] {
+/** Metadata survives only where libvips both reads and writes the file. */
+export const keepsMetadata = (input: string, output: string) => IMAGE_DECODERS[input]?.engine === 'sharp' && IMAGE_ENCODERS[output]?.engine === 'sharp';
+
+/** The options one image pair accepts; only those that change this pair's output. */
+export function imageOptions(inputFormat: string, outputFormat: string): ConversionOption[] {
   const options: ConversionOption[] = [];
-  if (LOSSY.has(outputFormat)) {
+  const lossless = LOSSLESS_CAPABLE.has(outputFormat);
+  if (lossless) {
+    options.push(
+      create(ConversionOptionSchema, {
+        name: 'lossless',
+        type: 'checkbox',
+        label: 'Lossless',
+        description: 'Keep every pixel exactly; quality no longer applies.',
+        group: 'quality',
+        default: bool(false),
+      }),
+    );
+  }
+  if (LOSSY_OUTPUTS.has(outputFormat)) {
     options.push(
       create(ConversionOptionSchema, {
         name: 'quality',
@@ -28,6 +43,7 @@ export function imageOptions(outputFormat: string): ConversionOption[] {
         max: 100n,
         step: 1n,
         default: number(80),
+        appliesWhen: lossless ? { lossless: 'false' } : {},
       }),
     );
   }
@@ -39,7 +55,7 @@ export function imageOptions(outputFormat: string): ConversionOption[] {
       description: 'Target width in pixels; empty keeps the source width (or follows the height).',
       group: 'size',
       min: 1n,
-      max: 16_384n,
+      max: BigInt(MAX_DIMENSION),
     }),
     create(ConversionOptionSchema, {
       name: 'height',
@@ -48,7 +64,7 @@ export function imageOptions(outputFormat: string): ConversionOption[] {
       description: 'Target height in pixels; empty keeps the source height (or follows the width).',
       group: 'size',
       min: 1n,
-      max: 16_384n,
+      max: BigInt(MAX_DIMENSION),
     }),
     create(ConversionOptionSchema, {
       name: 'fit',
@@ -60,22 +76,64 @@ export function imageOptions(outputFormat: string): ConversionOption[] {
       default: text('inside'),
     }),
     create(ConversionOptionSchema, {
-      name: 'strip',
-      type: 'checkbox',
-      label: 'Strip metadata',
-      description: 'Drop EXIF, XMP and ICC metadata from the result.',
-      group: 'metadata',
-      default: bool(true),
+      name: 'background',
+      type: 'select',
+      label: 'Background',
+      description: 'Fills transparent areas with a colour; "keep" leaves them transparent where the format allows (white elsewhere).',
+      group: 'color',
+      values: Object.keys(BACKGROUNDS).map((value) => ({ value, label: value })),
+      default: text('keep'),
+    }),
+    create(ConversionOptionSchema, {
+      name: 'colorspace',
+      type: 'select',
+      label: 'Colour space',
+      description: 'Colour model of the result.',
+      group: 'color',
+      values: COLORSPACES.filter((value) => value !== 'cmyk' || CMYK_OUTPUTS.has(outputFormat)).map((value) => ({ value, label: value })),
+      default: text('srgb'),
     }),
   );
+  if (outputFormat === 'svg') {
+    options.push(
+      create(ConversionOptionSchema, {
+        name: 'threshold',
+        type: 'range',
+        label: 'Threshold',
+        description: 'Brightness (percent) below which a pixel is traced as ink.',
+        group: 'tracing',
+        min: 1n,
+        max: 99n,
+        step: 1n,
+        default: number(50),
+      }),
+    );
+  }
+  if (keepsMetadata(inputFormat, outputFormat)) {
+    options.push(
+      create(ConversionOptionSchema, {
+        name: 'strip',
+        type: 'checkbox',
+        label: 'Strip metadata',
+        description: 'Drop EXIF, XMP and ICC metadata from the result.',
+        group: 'metadata',
+        default: bool(true),
+      }),
+    );
+  }
   return options;
 }
 
 export interface ImageSettings {
   quality: number;
+  lossless: boolean;
   width?: number;
   height?: number;
   fit: (typeof FITS)[number];
+  /** A colour to flatten onto, or null to keep transparency. */
+  background: string | null;
+  colorspace: (typeof COLORSPACES)[number];
+  threshold: number;
   strip: boolean;
 }
 
@@ -84,15 +142,21 @@ function integerIn(value: unknown, min: number, max: number): number | undefined
   return typeof parsed === 'number' && Number.isInteger(parsed) && parsed >= min && parsed <= max ? parsed : undefined;
 }
 
+const flag = (value: unknown, fallback: boolean) => (value === true || value === 'true' ? true : value === false || value === 'false' ? false : fallback);
+
 /** Reads the options a task sent; anything unknown or out of range falls back to its default. */
-export function imageSettings(options: Readonly<Record<string, unknown>>): ImageSettings {
-  const fit = FITS.find((candidate) => candidate === options['fit']) ?? 'inside';
-  const strip = options['strip'] === false || options['strip'] === 'false' ? false : true;
+export function imageSettings(options: Readonly<Record<string, unknown>>, outputFormat: string): ImageSettings {
+  const background = options['background'];
+  const colorspace = COLORSPACES.find((candidate) => candidate === options['colorspace']) ?? 'srgb';
   return {
     quality: integerIn(options['quality'], 1, 100) ?? 80,
-    width: integerIn(options['width'], 1, 16_384),
-    height: integerIn(options['height'], 1, 16_384),
-    fit,
-    strip,
+    lossless: LOSSLESS_CAPABLE.has(outputFormat) && flag(options['lossless'], false),
+    width: integerIn(options['width'], 1, MAX_DIMENSION),
+    height: integerIn(options['height'], 1, MAX_DIMENSION),
+    fit: FITS.find((candidate) => candidate === options['fit']) ?? 'inside',
+    background: typeof background === 'string' && background in BACKGROUNDS ? BACKGROUNDS[background as keyof typeof BACKGROUNDS] : null,
+    colorspace: colorspace === 'cmyk' && !CMYK_OUTPUTS.has(outputFormat) ? 'srgb' : colorspace,
+    threshold: integerIn(options['threshold'], 1, 99) ?? 50,
+    strip: flag(options['strip'], true),
   };
 }

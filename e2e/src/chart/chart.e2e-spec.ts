@@ -1,0 +1,330 @@
+/**
+ * The Helm chart and the images, verified where no cluster runs and no image
+ * can be built: helm lint, helm template with four value sets, a strict
+ * schema check of every rendered manifest (Kubernetes' own schemas and the
+ * CRDs of KEDA and the Prometheus Operator), kube-score, hadolint on every
+ * Dockerfile, and the consistency of the chart with each service's config.
+ * A missing tool fails with how to install it (make tools); nothing skips.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Consumers, Streams } from '@transmute/contracts';
+import { type ConfigShape, loadConfig } from '@transmute/service-kit';
+
+const repo = resolve(__dirname, '../../..');
+const chartDir = join(repo, 'charts/transmute');
+const VALUE_SETS = ['minimal', 'keda', 'external', 'all-features'] as const;
+/** Kubernetes versions the manifests must be valid for: the chart's kubeVersion floor and a recent one. */
+const KUBE_VERSIONS = '1.27,1.33';
+/**
+ * Variables whose defaults only suit one developer machine (loopback addresses,
+ * relative paths): a service that reads one must get it from the chart, even
+ * though its own validation would accept the default.
+ */
+const MUST_SET_IF_READ = [
+  'TRANSMUTE_NATS_URL',
+  'TRANSMUTE_HTTP_HOST',
+  'TRANSMUTE_HTTP_PORT',
+  'TRANSMUTE_MONGODB_URI',
+  'TRANSMUTE_PUBLIC_URL',
+  'TRANSMUTE_STORAGE_DRIVER',
+  'TRANSMUTE_STORAGE_FS_ROOT',
+  'TRANSMUTE_WORK_DIR',
+  'TRANSMUTE_SHUTDOWN_GRACE_MS',
+];
+/** helm built by `go install` carries no default cluster version (it would assume 1.20), so name one. */
+const HELM_KUBE = ['--kube-version', '1.33.0'];
+
+function tool(relative: string): string {
+  const path = join(repo, relative);
+  if (!existsSync(path)) {
+    throw new Error(`${relative} is missing: run \`make tools\` (bash libs/devstack/bin/install-tools.sh), which installs it from libs/devstack/bin/packages`);
+  }
+  return path;
+}
+
+function run(command: string, args: string[]): { status: number; output: string } {
+  const result = spawnSync(command, args, { cwd: repo, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, HELM_NO_PLUGINS: '1' } });
+  if (result.error) throw result.error;
+  return { status: result.status ?? 1, output: `${result.stdout}${result.stderr}` };
+}
+
+type Manifest = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> }; [key: string]: any };
+
+interface EnvEntry {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } };
+}
+
+/**
+ * Each service's configuration shape, taken from its own entry point: main.ts
+ * is loaded with runService replaced by a recorder, so whatever the service
+ * validates at start-up (config.ts or an inline shape) is what is compared.
+ */
+function configShapeOf(service: string): ConfigShape {
+  let shape: ConfigShape | undefined;
+  jest.isolateModules(() => {
+    jest.doMock('@transmute/service-kit', () => ({
+      ...jest.requireActual('@transmute/service-kit'),
+      runService: (definition: { config: ConfigShape }) => {
+        shape = definition.config;
+        return new Promise(() => undefined);
+      },
+    }));
+    require(join(repo, 'services', service, 'src/main'));
+  });
+  jest.dontMock('@transmute/service-kit');
+  if (!shape) throw new Error(`services/${service}/src/main.ts did not call runService`);
+  return shape;
+}
+
+describe('charts/transmute', () => {
+  let helm: string;
+  let work: string;
+  let chart: string;
+  const rendered = new Map<string, string>();
+  const manifests = new Map<string, Manifest[]>();
+
+  beforeAll(() => {
+    helm = tool('.tools/bin/helm');
+    work = mkdtempSync(join(tmpdir(), 'transmute-chart-'));
+    // The dependency charts (nats, mongodb, minio) come from chart repositories this
+    // machine cannot reach; a copy without them renders the chart's own templates.
+    // Their own templates are theirs to test; docs/operations.md, "Dependencies".
+    chart = join(work, 'transmute');
+    cpSync(chartDir, chart, { recursive: true });
+    const chartYaml = readFileSync(join(chart, 'Chart.yaml'), 'utf8');
+    const at = chartYaml.indexOf('\ndependencies:');
+    expect(at).toBeGreaterThan(0);
+    writeFileSync(join(chart, 'Chart.yaml'), chartYaml.slice(0, at + 1));
+
+    for (const set of VALUE_SETS) {
+      const { status, output } = run(helm, ['template', 'transmute', chart, ...HELM_KUBE, '--namespace', 'transmute', '-f', join(chart, 'ci', `${set}-values.yaml`)]);
+      if (status !== 0) throw new Error(`helm template with ci/${set}-values.yaml failed:\n${output}`);
+      const file = join(work, `${set}.yaml`);
+      writeFileSync(file, output);
+      rendered.set(set, file);
+    }
+    const python = tool('.tools/venv/bin/python');
+    const json = join(work, 'manifests.json');
+    const check = run(python, [join(chartDir, 'tests/validate_manifests.py'), '--kube-versions', KUBE_VERSIONS, '--json-out', json, ...rendered.values()]);
+    schemaReport = check;
+    const docs = JSON.parse(readFileSync(json, 'utf8')) as Record<string, Manifest[]>;
+    for (const set of VALUE_SETS) manifests.set(set, docs[rendered.get(set)!]!);
+  });
+  let schemaReport: { status: number; output: string };
+
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  /** The manifests of one more rendering, parsed. */
+  function renderDocs(args: string[]): Manifest[] {
+    const { status, output } = run(helm, ['template', 'transmute', chart, ...HELM_KUBE, '--namespace', 'transmute', ...args]);
+    if (status !== 0) throw new Error(`helm template ${args.join(' ')} failed:\n${output}`);
+    const parsed = spawnSync(tool('.tools/venv/bin/python'), ['-c', 'import json, sys, yaml; json.dump([d for d in yaml.safe_load_all(sys.stdin) if d], sys.stdout)'], {
+      input: output,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    if (parsed.status !== 0) throw new Error(parsed.stderr);
+    return JSON.parse(parsed.stdout) as Manifest[];
+  }
+
+  it.each(VALUE_SETS)('passes helm lint --strict with ci/%s-values.yaml', (set) => {
+    const { status, output } = run(helm, ['lint', '--strict', chart, ...HELM_KUBE, '-f', join(chart, 'ci', `${set}-values.yaml`)]);
+    expect({ status, output }).toEqual({ status: 0, output: expect.stringContaining('0 chart(s) failed') });
+  });
+
+  it('renders manifests that match the Kubernetes and CRD schemas, strictly', () => {
+    expect(schemaReport.output).toMatch(/checked \d+ manifests/);
+    expect({ status: schemaReport.status, output: schemaReport.output }).toEqual({ status: 0, output: expect.stringContaining(': 0 problems') });
+  });
+
+  it('finds schema problems (the check can fail)', () => {
+    const broken = join(work, 'broken.yaml');
+    writeFileSync(
+      broken,
+      readFileSync(rendered.get('minimal')!, 'utf8').replace('revisionHistoryLimit: 5', 'revisionHistoryLimit: 5\n  replicaz: 2'),
+    );
+    const { status, output } = run(tool('.tools/venv/bin/python'), [join(chartDir, 'tests/validate_manifests.py'), broken]);
+    expect(status).toBe(1);
+    expect(output).toContain('replicaz');
+  });
+
+  it.each(VALUE_SETS)('has a clean kube-score report with ci/%s-values.yaml', (set) => {
+    const { status, output } = run(tool('.tools/bin/kube-score'), [
+      'score',
+      '--output-format',
+      'ci',
+      // Tags are immutable (versions, or skaffold's input digests), so IfNotPresent is right.
+      '--ignore-test',
+      'container-image-pull-policy',
+      rendered.get(set)!,
+    ]);
+    const findings = output.split('\n').filter((line) => /^\[(CRITICAL|WARNING)\]/.test(line));
+    expect(findings).toEqual([]);
+    expect(status).toBe(0);
+  });
+
+  it('rejects wrong values at install time with a message naming the value', () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--set', 'converter.families.video.concurrency=0'], /concurrency/],
+      [['--set', 'storage.driver=gcs'], /driver/],
+      [['--set', 'gateway.config.NODE_OPTIONS=x'], /NODE_OPTIONS/],
+      [['--set', 'mongodb.auth.passwords[0]='], /mongodb.auth.passwords\[0\] is required/],
+      [['--set', 'nats.enabled=false'], /externalNats.url is required/],
+    ];
+    for (const [args, message] of cases) {
+      const { status, output } = run(helm, ['template', 'transmute', chart, ...HELM_KUBE, '-f', join(chart, 'ci/minimal-values.yaml'), ...args]);
+      expect({ args, status }).toEqual({ args, status: 1 });
+      expect(output).toMatch(message);
+    }
+  });
+
+  describe('consistency with the services', () => {
+    const shapes = new Map<string, ConfigShape>();
+    const shapeOf = (service: string) => {
+      if (!shapes.has(service)) shapes.set(service, configShapeOf(service));
+      return shapes.get(service)!;
+    };
+
+    /** What is wrong with the variables each workload gets, measured against its service's own configuration. */
+    function workloadFindings(set: string, docs: Manifest[]) {
+      const configMaps = new Map(docs.filter((d) => d.kind === 'ConfigMap').map((d) => [d.metadata.name, d.data as Record<string, string>]));
+      const secret = docs.find((d) => d.kind === 'Secret');
+      const deployments = docs.filter((d) => d.kind === 'Deployment');
+      expect(deployments.length).toBeGreaterThanOrEqual(8);
+      const findings: Array<{ where: string; unread?: string[]; unset?: string[]; problems?: string[] }> = [];
+      for (const deployment of deployments) {
+        const pod = deployment.spec.template;
+        const service: string = pod.metadata.labels['transmute.io/service'];
+        const container = pod.spec.containers[0];
+        const env: Record<string, string> = {};
+        for (const source of container.envFrom ?? []) Object.assign(env, configMaps.get(source.configMapRef.name));
+        for (const entry of (container.env ?? []) as EnvEntry[]) {
+          const ref = entry.valueFrom?.secretKeyRef;
+          if (!ref) env[entry.name] = entry.value ?? '';
+          // An existingSecret is not rendered: a value of the right form stands in for its key.
+          else if (secret) {
+            const value = secret.stringData?.[ref.key];
+            if (value !== undefined) env[entry.name] = value;
+            else if (!ref.optional) findings.push({ where: deployment.metadata.name, problems: [`secret key ${ref.key} is not in the chart's Secret`] });
+          } else if (!ref.optional) env[entry.name] = ref.key === 'mongodb-uri' ? 'mongodb://transmute:secret@mongodb:27017/transmute' : 'x'.repeat(48);
+        }
+        const shape = shapeOf(service);
+        const read = new Set(Object.values(shape).map((variable) => variable.name));
+        const where = `${set}: ${deployment.metadata.name} (services/${service})`;
+        // Every variable the chart sets is one the service reads...
+        const unread = Object.keys(env).filter((name) => !read.has(name));
+        if (unread.length > 0) findings.push({ where, unread });
+        const unset = MUST_SET_IF_READ.filter((name) => read.has(name) && !(name in env));
+        if (unset.length > 0) findings.push({ where, unset });
+        // ...and with them the service's own validation passes, so nothing required is missing.
+        const problems = configProblems(shape, env);
+        if (problems.length > 0) findings.push({ where, problems });
+        expect(Number(env['TRANSMUTE_HTTP_PORT'])).toBe(container.ports[0].containerPort);
+      }
+      return findings;
+    }
+
+    it.each(VALUE_SETS)('gives every workload exactly the variables its service reads, valid (ci/%s-values.yaml)', (set) => {
+      expect(workloadFindings(set, manifests.get(set)!)).toEqual([]);
+    });
+
+    it('offers only storage drivers the services know', () => {
+      const schema = JSON.parse(readFileSync(join(chartDir, 'values.schema.json'), 'utf8'));
+      const drivers: string[] = schema.properties.storage.properties.driver.enum;
+      expect(drivers).toContain('fs');
+      for (const driver of drivers) {
+        const s3 = ['--set', 'storage.s3.endpoint=http://s3.example.com:9000,storage.s3.accessKeyId=id,storage.s3.secretAccessKey=secret'];
+        const docs = renderDocs(['-f', join(chart, 'ci/minimal-values.yaml'), '--set', `storage.driver=${driver}`, ...s3]);
+        expect(workloadFindings(`storage.driver=${driver}`, docs)).toEqual([]);
+      }
+    });
+
+    it('renders the skaffold development values (values-dev.yaml) consistently', () => {
+      const docs = renderDocs(['-f', join(chart, 'values-dev.yaml')]);
+      expect(workloadFindings('values-dev', docs)).toEqual([]);
+      const gateway = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === 'transmute-gateway')!;
+      expect(gateway.spec.replicas).toBe(1);
+    });
+
+    it('names the JetStream stream and consumer of each family as the services do', () => {
+      const scaled = manifests.get('keda')!.filter((d) => d.kind === 'ScaledObject');
+      const families = manifests.get('keda')!.filter((d) => d.kind === 'Deployment' && d.metadata.labels?.['transmute.io/family']);
+      expect(scaled).toHaveLength(families.length);
+      for (const object of scaled) {
+        const target = families.find((d) => d.metadata.name === object.spec.scaleTargetRef.name)!;
+        const family = target.metadata.labels!['transmute.io/family']!;
+        expect(object.spec.triggers[0]).toMatchObject({
+          type: 'nats-jetstream',
+          metadata: { stream: Streams.tasks.name, consumer: Consumers.converter(family) },
+        });
+      }
+      const document = scaled.find((o) => o.metadata.name.endsWith('converter-document'))!;
+      expect(document.spec.minReplicaCount).toBe(0);
+    });
+
+    it('lets only gateway and mcp take ingress', () => {
+      const policies = manifests.get('all-features')!.filter((d) => d.kind === 'NetworkPolicy');
+      expect(policies.length).toBeGreaterThanOrEqual(8);
+      for (const policy of policies) {
+        const service = policy.spec.podSelector.matchLabels['transmute.io/service'];
+        const sources = (policy.spec.ingress ?? []).flatMap((rule: { from?: unknown[] }) => rule.from ?? [{ anyone: true }]);
+        const fromMonitoring = sources.every((peer: any) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring');
+        if (service === 'gateway' || service === 'mcp') expect(fromMonitoring).toBe(false);
+        else expect({ service, fromMonitoring }).toEqual({ service, fromMonitoring: true });
+      }
+    });
+
+    it('lets only import, export and webhook workers reach the outside world, never private ranges', () => {
+      const policies = manifests.get('minimal')!.filter((d) => d.kind === 'NetworkPolicy');
+      const outside = policies
+        .filter((policy) =>
+          (policy.spec.egress ?? []).some((rule: { to?: Array<{ ipBlock?: { cidr: string; except?: string[] } }> }) =>
+            (rule.to ?? []).some((peer) => peer.ipBlock?.cidr === '0.0.0.0/0' && peer.ipBlock.except?.includes('10.0.0.0/8')),
+          ),
+        )
+        .map((policy) => policy.spec.podSelector.matchLabels['transmute.io/service'])
+        .sort();
+      expect(outside).toEqual(['exporter', 'importer', 'webhook-dispatcher']);
+    });
+  });
+
+  describe('images', () => {
+    const dockerfiles = readdirSync(join(repo, 'services')).map((service) => join('services', service, 'Dockerfile'));
+
+    it('has a Dockerfile per service, clean under hadolint', () => {
+      for (const file of dockerfiles) expect({ file, exists: existsSync(join(repo, file)) }).toEqual({ file, exists: true });
+      const { status, output } = run(tool('.tools/venv/bin/hadolint'), ['--no-color', '--failure-threshold', 'info', ...dockerfiles]);
+      expect({ status, output }).toEqual({ status: 0, output: '' });
+    });
+
+    it('has a package list for every family the chart runs, and LibreOffice only in document', () => {
+      const families = manifests
+        .get('minimal')!
+        .filter((d) => d.kind === 'Deployment' && d.metadata.labels?.['transmute.io/family'])
+        .map((d) => d.metadata.labels!['transmute.io/family']!);
+      expect(families).toEqual(expect.arrayContaining(['image', 'video', 'document']));
+      for (const family of families) {
+        const list = join(repo, 'services/converter/docker/packages', `${family}.txt`);
+        expect({ family, list: existsSync(list) }).toEqual({ family, list: true });
+        const hasLibreOffice = /^libreoffice/m.test(readFileSync(list, 'utf8'));
+        expect({ family, hasLibreOffice }).toEqual({ family, hasLibreOffice: family === 'document' });
+      }
+    });
+  });
+});
+
+function configProblems(shape: ConfigShape, env: Record<string, string>): string[] {
+  try {
+    loadConfig(shape, env);
+    return [];
+  } catch (error) {
+    return (error as { problems?: string[] }).problems ?? [String(error)];
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Quota, metered exactly: daily conversions counted at job creation (20
+ * concurrent creations against 3 left admit 3), GB metered when converts run
+ * (20 concurrent jobs against an allowance with room for 2 spend exactly 2),
+ * downloads (the first free, later ones metered, then 402), 402 on creation
+ * once nothing is left, and sandbox using nothing.
+ */
+import { connect, type NatsConnection } from 'nats';
+import { TransmuteClient, type Job, gradientPng, type Sample, taskOf, uploadConvertExport, waitForJob } from '../support';
+import { platformFixture } from '../support/platform-fixture';
+import { LIMIT_PLANS, accountWithKey, admin, call } from './limits-support';
+
+const env = platformFixture({ name: 'limits-quota', extraEnv: { TRANSMUTE_PLANS: JSON.stringify(LIMIT_PLANS) } });
+
+const ALLOWANCE_BYTES = 1_500_000; // e2e-bytes: 1 MB monthly + 0.5 MB additional
+const JOB_TIMEOUT_MS = 120_000;
+
+let sample: Sample;
+let nats: NatsConnection;
+beforeAll(async () => {
+  sample = await gradientPng(321, 203);
+  nats = await connect({ servers: env().platform.env['TRANSMUTE_NATS_URL'] });
+});
+afterAll(async () => {
+  await nats?.close();
+});
+
+/** Spends bytes the way the orchestrator does (accounts.usage.charge over NATS request/reply). */
+async function spend(accountId: string, bytes: number, chargeId: string): Promise<any> {
+  const packet = { pattern: 'accounts.usage.charge', data: { accountId, bytes: String(bytes), chargeId }, id: chargeId };
+  const reply = await nats.request('accounts.usage.charge', new TextEncoder().encode(JSON.stringify(packet)), { timeout: 10_000 });
+  return JSON.parse(new TextDecoder().decode(reply.data)).response;
+}
+
+const usageOf = (accountId: string) => admin(env().platform, 'usage', 'show', accountId);
+
+/** Creates a png -> jpg job, uploads the sample, completes the upload. */
+async function startJob(client: TransmuteClient, tag: string): Promise<Job> {
+  const created = await client.createJob(uploadConvertExport('png', 'jpg', tag));
+  const form = taskOf(created, 'import-my-file').result?.form;
+  if (!form) throw new Error(`no upload form on ${created.id}`);
+  const uploaded = await client.upload(form, sample.bytes);
+  if (uploaded.status !== 200) throw new Error(`upload of ${created.id} answered ${uploaded.status}`);
+  return client.completeUpload(created.id);
+}
+
+const ended = (client: TransmuteClient, jobId: string) =>
+  waitForJob(client, jobId, (job) => job.status === 'finished' || job.status === 'failed', JOB_TIMEOUT_MS, { stopOnTerminal: false, intervalMs: 500, waitingFor: 'the job to end' });
+
+describe('quota metering', () => {
+  it('counts daily conversions at creation exactly: 20 concurrent jobs against 3 left admit 3, the rest get 402', async () => {
+    const { accountId, key } = await accountWithKey(env().platform, 'e2e-daily');
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call(env().platform.baseUrl, 'POST', '/v1/process/jobs', key, uploadConvertExport('png', 'jpg', `daily-${i}`))),
+    );
+    const created = answers.filter((answer) => answer.status === 201);
+    const refused = answers.filter((answer) => answer.status === 402);
+    expect({ created: created.length, refused: refused.length }).toEqual({ created: 3, refused: 17 });
+    expect(refused[0]?.body).toEqual({ status: 'error', message: expect.stringContaining('daily conversions allowance used up') });
+    expect(await usageOf(accountId)).toMatchObject({ dailyConversionsUsed: 3, dailyConversionsAllowance: 3 });
+  });
+
+  it('does not count the conversions of a job that failed validation', async () => {
+    const { accountId, key } = await accountWithKey(env().platform, 'e2e-daily');
+    const invalid = await call(env().platform.baseUrl, 'POST', '/v1/process/jobs', key, {
+      tasks: { in: { operation: 'import/upload' }, c: { operation: 'convert', input: 'nowhere', output_format: 'jpg' } },
+    });
+    expect(invalid.status).toBe(422);
+    expect((await usageOf(accountId)).dailyConversionsUsed).toBe(0);
+  });
+
+  it('meters GB when converts run, exactly under concurrency, then 402 on downloads past the free first one and on creation', async () => {
+    const { accountId, key } = await accountWithKey(env().platform, 'e2e-bytes');
+    const client = new TransmuteClient(env().platform.baseUrl, key);
+    const size = sample.bytes.length;
+    // Nearly spent: room for two sources and a half.
+    const leave = Math.floor(2.5 * size);
+    expect((await spend(accountId, ALLOWANCE_BYTES - leave, 'e2e-prespend')).usage).toBeDefined();
+
+    const jobs = await Promise.all(Array.from({ length: 20 }, (_, i) => startJob(client, `bytes-${i}`)));
+    const results = await Promise.all(jobs.map((job) => ended(client, job.id)));
+    const finished = results.filter((job) => job.status === 'finished');
+    const failed = results.filter((job) => job.status === 'failed');
+    expect({ finished: finished.length, failed: failed.length }).toEqual({ finished: 2, failed: 18 });
+    for (const job of failed) {
+      expect(taskOf(job, 'convert-my-file').result?.error ?? job.error).toMatch(/monthly and additional GB allowance used up/);
+    }
+    const afterJobs = await usageOf(accountId);
+    const spentAfterJobs = afterJobs.monthlyUsedBytes + afterJobs.additionalUsedBytes;
+    expect(spentAfterJobs).toBe(ALLOWANCE_BYTES - leave + 2 * size);
+    expect(spentAfterJobs).toBeLessThanOrEqual(ALLOWANCE_BYTES);
+
+    // Downloads: the first of a file is free; every later one is metered until 402.
+    const link = taskOf(finished[0] as Job, 'export-my-file').result?.url as string;
+    const first = await call(env().platform.baseUrl, 'GET', new URL(link).pathname, null);
+    expect(first.status).toBe(302);
+    expect((await usageOf(accountId)).additionalUsedBytes + (await usageOf(accountId)).monthlyUsedBytes).toBe(spentAfterJobs);
+    let statuses: number[] = [];
+    let refusal: any;
+    for (let i = 0; i < 200 && !refusal; i += 1) {
+      const again = await call(env().platform.baseUrl, 'GET', new URL(link).pathname, null);
+      statuses.push(again.status);
+      if (again.status === 402) refusal = again.body;
+    }
+    expect(refusal).toEqual({ status: 'error', message: expect.stringMatching(/^download beyond the free first one: monthly and additional GB allowance used up/) });
+    expect(statuses.slice(0, -1).every((status) => status === 302)).toBe(true);
+    const afterDownloads = await usageOf(accountId);
+    expect(afterDownloads.monthlyUsedBytes + afterDownloads.additionalUsedBytes).toBeLessThanOrEqual(ALLOWANCE_BYTES);
+    expect(afterDownloads.monthlyUsedBytes + afterDownloads.additionalUsedBytes).toBeGreaterThan(spentAfterJobs);
+
+    // Spend the last bytes: job creation now answers 402 naming the allowance.
+    const left = ALLOWANCE_BYTES - afterDownloads.monthlyUsedBytes - afterDownloads.additionalUsedBytes;
+    if (left > 0) expect((await spend(accountId, left, 'e2e-last-bytes')).usage).toBeDefined();
+    const refused = await call(env().platform.baseUrl, 'POST', '/v1/process/jobs', key, uploadConvertExport('png', 'jpg', 'no-quota'));
+    expect({ status: refused.status, body: refused.body }).toEqual({ status: 402, body: { status: 'error', message: expect.stringContaining('monthly and additional GB allowance used up') } });
+
+    // Sandbox uses nothing, even for an exhausted account.
+    const before = await usageOf(accountId);
+    const sandbox = await call(env().platform.baseUrl, 'POST', '/v1/process/jobs', key, { ...uploadConvertExport('png', 'jpg'), sandbox: true });
+    expect(sandbox.status).toBe(200);
+    expect(await usageOf(accountId)).toEqual(before);
+  });
+});

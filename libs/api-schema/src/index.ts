@@ -1,0 +1,6 @@
+export * from './common';
+export * from './tasks';
+export * from './jobs';
+export * from './catalogue';
+export * from './imports';
+export * from './openapi';

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { type ZodOpenApiObject, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject, createDocument } from 'zod-openapi';
+import { FormatsQuery, FormatList, OptionList, OptionsQuery } from './catalogue';
+import { ErrorBody, Id } from './common';
+import { Import, ImportContentQuery, ImportReceived } from './imports';
+import { Job, JobCreateBody } from './jobs';
+
+export const API_VERSION = '1.0.0';
+
+/** What each error status means on this API (spec "Errors"). */
+const ERROR_MEANINGS = {
+  400: 'A parameter or the body is missing or malformed.',
+  401: 'API key missing or wrong (or upload token used or wrong).',
+  402: 'Conversion quota exhausted.',
+  403: 'The key is restricted to other IP addresses.',
+  404: 'No such resource (job, import, file, format or pair).',
+  409: 'The job is not in a state that allows this.',
+  413: 'The body is larger than the ceiling.',
+  422: 'The job does not validate; the message names the rule and the task.',
+  429: 'More than 60 requests per minute on this key; retry_after says when to try again.',
+  503: 'A service this request needs (catalogue, job store, import store) did not answer.',
+} as const;
+type ErrorStatus = keyof typeof ERROR_MEANINGS;
+
+const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
+
+function responses(success: ZodOpenApiResponsesObject, errors: ErrorStatus[]): ZodOpenApiResponsesObject {
+  const all: Record<string, unknown> = { ...success };
+  for (const status of errors) all[String(status)] = { description: ERROR_MEANINGS[status], ...json(ErrorBody) };
+  return all as ZodOpenApiResponsesObject;
+}
+
+/** Errors any keyed call may get before it reaches its own logic. */
+const KEYED: ErrorStatus[] = [401, 403, 429];
+const jobIdParam = { path: z.object({ jobId: Id.meta({ description: 'The job id.' }) }) };
+const importIdParam = z.object({ importId: Id.meta({ description: 'The import id.' }) });
+
+const importContent: Omit<ZodOpenApiOperationObject, 'operationId'> = {
+  summary: 'Send an import\'s bytes through the API (proxy route)',
+  description: 'The raw body is streamed to storage. Authenticate with the one-use token query parameter or the API key.',
+  security: [{ bearer: [] }, { apiKey: [] }, { uploadToken: [] }],
+  requestParams: { path: importIdParam, query: ImportContentQuery },
+  requestBody: { required: true, content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } } },
+  responses: responses({ 200: { description: 'The file arrived.', ...json(ImportReceived) } }, [400, 401, 403, 404, 413, 429, 503]),
+};
+
+const document: ZodOpenApiObject = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Transmute API',
+    version: API_VERSION,
+    description: 'Asynchronous file conversion: create a job (import, convert, export tasks), send the bytes, start it, poll it, download the result.',
+  },
+  security: [{ bearer: [] }, { apiKey: [] }],
+  components: {
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
+      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      uploadToken: { type: 'apiKey', in: 'query', name: 'token', description: 'One-use upload token of an import.' },
+    },
+  },
+  paths: {
+    '/v1/formats': {
+      get: {
+        operationId: 'listFormats',
+        summary: 'Readable formats, or the targets of one input format',
+        requestParams: { query: FormatsQuery },
+        responses: responses({ 200: { description: 'The format list.', ...json(FormatList) } }, [400, ...KEYED, 404, 503]),
+      },
+    },
+    '/v1/options': {
+      get: {
+        operationId: 'listOptions',
+        summary: 'The settings one conversion accepts',
+        requestParams: { query: OptionsQuery },
+        responses: responses({ 200: { description: 'The option list.', ...json(OptionList) } }, [400, ...KEYED, 404, 503]),
+      },
+    },
+    '/v1/process/jobs': {
+      post: {
+        operationId: 'createJob',
+        summary: 'Create a job',
+        description: 'sandbox: true needs no key and answers 200 with a simulated finished job.',
+        security: [{ bearer: [] }, { apiKey: [] }, {}],
+        requestBody: { required: true, ...json(JobCreateBody) },
+        responses: responses(
+          {
+            200: { description: 'Sandbox: the simulated finished job.', ...json(Job) },
+            201: { description: 'The job, waiting_upload, with an upload form on each import/upload task.', ...json(Job) },
+          },
+          [400, ...KEYED, 402, 413, 422, 503],
+        ),
+      },
+    },
+    '/v1/process/jobs/{jobId}': {
+      get: {
+        operationId: 'getJob',
+        summary: 'A job with its tasks and results',
+        requestParams: jobIdParam,
+        responses: responses({ 200: { description: 'The job.', ...json(Job) } }, [...KEYED, 404, 503]),
+      },
+    },
+    '/v1/process/jobs/{jobId}/complete-upload': {
+      post: {
+        operationId: 'completeUpload',
+        summary: 'Start the job',
+        description: '409 when the job is past waiting_upload, or when an import/upload task has not received its bytes (the message names them).',
+        requestParams: jobIdParam,
+        responses: responses({ 200: { description: 'The job, queued.', ...json(Job) } }, [...KEYED, 404, 409, 503]),
+      },
+    },
+    '/v1/process/jobs/{jobId}/events': {
+      get: {
+        operationId: 'jobEvents',
+        summary: 'The job on every status change, as server-sent events',
+        requestParams: jobIdParam,
+        responses: responses(
+          { 200: { description: 'Each event carries the job as GET /v1/process/jobs/{jobId} answers it; the stream ends with the job.', content: { 'text/event-stream': { schema: z.string() } } } },
+          [...KEYED, 404, 503],
+        ),
+      },
+    },
+    '/v1/imports': {
+      post: {
+        operationId: 'createImport',
+        summary: 'Create an import: a place to send a file to, used later as import_id',
+        responses: responses({ 200: { description: 'The import.', ...json(Import) } }, [...KEYED, 503]),
+      },
+    },
+    '/v1/imports/{importId}/content': {
+      put: { operationId: 'putImportContent', ...importContent },
+      post: { operationId: 'postImportContent', ...importContent },
+    },
+    '/v1/download/{token}': {
+      get: {
+        operationId: 'download',
+        summary: 'Download a result',
+        description: 'The token is the credential; no key needed.',
+        security: [],
+        requestParams: { path: z.object({ token: z.string().min(1) }) },
+        responses: responses(
+          {
+            302: {
+              description: 'Redirect to a short-lived storage URL.',
+              headers: z.object({ location: z.string().meta({ description: 'The storage URL.' }) }),
+            },
+          },
+          [402, 404],
+        ),
+      },
+    },
+  },
+};
+
+let built: ReturnType<typeof createDocument> | undefined;
+
+/** The OpenAPI 3.1 document of the whole API, built once from the schemas. */
+export function openApiDocument(): ReturnType<typeof createDocument> {
+  built ??= createDocument(document);
+  return built;
+}

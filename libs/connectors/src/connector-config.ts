@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { envVar, positiveInt } from '@transmute/service-kit';
+import { netGuardConfig } from '@transmute/net-guard';
+
+/** Variables of the services that connect to client-given sources and destinations (importer, exporter). */
+export function connectorConfig() {
+  return {
+    ...netGuardConfig(),
+    connectTimeoutMs: envVar(
+      'TRANSMUTE_CONNECT_TIMEOUT_MS',
+      positiveInt().default(15_000),
+      'Longest wait to connect to a source or destination (url, S3, SFTP, Google Cloud Storage).',
+    ),
+    idleTimeoutMs: envVar(
+      'TRANSMUTE_TRANSFER_IDLE_TIMEOUT_MS',
+      positiveInt().default(60_000),
+      'A transfer from or to a source or destination that stalls this long fails.',
+    ),
+    gcsApiEndpoint: envVar(
+      'TRANSMUTE_GCS_API_ENDPOINT',
+      z.union([z.literal(''), z.url()]).default(''),
+      'Google Cloud Storage API endpoint for import/googlecloud and export/googlecloud; empty for Google itself (set for fake-gcs-server in tests).',
+    ),
+  };
+}

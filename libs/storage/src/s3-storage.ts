@@ -1,0 +1,106 @@
+import { Readable } from 'node:stream';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { ServiceFailure } from '@transmute/contracts';
+import { type Storage, type StoredObject, type UploadTarget, assertSafeKey } from './storage';
+
+export interface S3StorageOptions {
+  bucket: string;
+  region: string;
+  /** An S3-compatible endpoint (MinIO); empty for AWS. Path-style addressing when set. */
+  endpoint: string;
+  /** Empty: the AWS SDK's default chain (environment, instance role ...). */
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+/** Parts of a multipart upload: S3's minimum is 5 MiB; two in flight bound the memory one upload holds. */
+const PART_BYTES = 8 * 1024 * 1024;
+const PARTS_IN_FLIGHT = 2;
+
+/**
+ * The platform's storage in an S3 bucket (AWS or MinIO). Clients upload with a
+ * presigned PUT that signs Content-Type, so another type is refused by S3
+ * itself, and download with a presigned GET that names the file.
+ */
+export class S3Storage implements Storage {
+  private readonly client: S3Client;
+
+  constructor(private readonly options: S3StorageOptions) {
+    this.client = new S3Client({
+      region: options.region,
+      ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
+      ...(options.accessKeyId ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } } : {}),
+    });
+  }
+
+  async put(key: string, body: Readable): Promise<StoredObject> {
+    assertSafeKey(key);
+    let size = 0;
+    body.on('data', (chunk: Buffer) => (size += chunk.length));
+    await new Upload({ client: this.client, params: { Bucket: this.options.bucket, Key: key, Body: body }, partSize: PART_BYTES, queueSize: PARTS_IN_FLIGHT }).done();
+    return { size };
+  }
+
+  async get(key: string): Promise<Readable> {
+    assertSafeKey(key);
+    try {
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      if (!(object.Body instanceof Readable)) throw new Error(`S3 answered GET ${key} without a body stream`);
+      return object.Body;
+    } catch (error) {
+      if (isNotFound(error)) throw ServiceFailure.notFound(`no stored file ${key}`);
+      throw error;
+    }
+  }
+
+  async stat(key: string): Promise<StoredObject | null> {
+    assertSafeKey(key);
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      return { size: head.ContentLength ?? 0 };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    assertSafeKey(key);
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
+  }
+
+  async presignUpload(key: string, options: { contentType: string; expiresInSeconds: number }): Promise<UploadTarget> {
+    assertSafeKey(key);
+    const command = new PutObjectCommand({ Bucket: this.options.bucket, Key: key, ContentType: options.contentType });
+    const url = await getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds, signableHeaders: new Set(['content-type']) });
+    return {
+      url,
+      method: 'PUT',
+      headers: { 'Content-Type': options.contentType },
+      expiresAt: new Date(Date.now() + options.expiresInSeconds * 1000),
+    };
+  }
+
+  async presignDownload(key: string, options: { filename: string; expiresInSeconds: number }): Promise<string> {
+    assertSafeKey(key);
+    const command = new GetObjectCommand({
+      Bucket: this.options.bucket,
+      Key: key,
+      ResponseContentDisposition: contentDisposition(options.filename),
+    });
+    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  const { name, $metadata } = (error ?? {}) as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return name === 'NoSuchKey' || name === 'NotFound' || $metadata?.httpStatusCode === 404;
+}
+
+/** attachment with an ASCII fallback and the RFC 8187 UTF-8 name. */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}

@@ -1,0 +1,151 @@
+import { open, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runEngine } from '../../engine/run-engine';
+import type { FamilyProof } from '../../matrix/family-proof';
+import { ARCHIVE_FORMATS } from './archive-formats';
+
+/** Magic bytes of each format at their offset: the proof that a file is what its name says. */
+const MAGIC: Record<string, { offset: number; bytes: Buffer }[]> = {
+  zip: [{ offset: 0, bytes: Buffer.from('PK\x03\x04', 'latin1') }],
+  jar: [{ offset: 0, bytes: Buffer.from('PK\x03\x04', 'latin1') }],
+  war: [{ offset: 0, bytes: Buffer.from('PK\x03\x04', 'latin1') }],
+  ear: [{ offset: 0, bytes: Buffer.from('PK\x03\x04', 'latin1') }],
+  warc: [{ offset: 0, bytes: Buffer.from('WARC/1.0', 'latin1') }],
+  cab: [{ offset: 0, bytes: Buffer.from('MSCF', 'latin1') }],
+  '7z': [{ offset: 0, bytes: Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]) }],
+  tar: [{ offset: 257, bytes: Buffer.from('ustar', 'latin1') }],
+  tgz: [{ offset: 0, bytes: Buffer.from([0x1f, 0x8b]) }],
+  gz: [{ offset: 0, bytes: Buffer.from([0x1f, 0x8b]) }],
+  tbz2: [{ offset: 0, bytes: Buffer.from('BZh', 'latin1') }],
+  tbz: [{ offset: 0, bytes: Buffer.from('BZh', 'latin1') }],
+  bz2: [{ offset: 0, bytes: Buffer.from('BZh', 'latin1') }],
+  txz: [{ offset: 0, bytes: Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) }],
+  xz: [{ offset: 0, bytes: Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) }],
+  tzst: [{ offset: 0, bytes: Buffer.from([0x28, 0xb5, 0x2f, 0xfd]) }],
+  zst: [{ offset: 0, bytes: Buffer.from([0x28, 0xb5, 0x2f, 0xfd]) }],
+  tlz: [{ offset: 0, bytes: Buffer.from([0x5d, 0x00, 0x00]) }],
+  lzma: [{ offset: 0, bytes: Buffer.from([0x5d, 0x00, 0x00]) }],
+  lz4: [{ offset: 0, bytes: Buffer.from([0x04, 0x22, 0x4d, 0x18]) }],
+  taz: [{ offset: 0, bytes: Buffer.from([0x1f, 0x9d]) }],
+  cpio: [{ offset: 0, bytes: Buffer.from('070701', 'latin1') }],
+  iso: [{ offset: 0x8001, bytes: Buffer.from('CD001', 'latin1') }],
+  xar: [{ offset: 0, bytes: Buffer.from('xar!', 'latin1') }],
+};
+
+/** bsdtar's names for the formats the samples are written in: a different writer from the family's own 7-Zip. */
+const SAMPLE_WRITERS: Record<string, string[]> = {
+  zip: ['--format', 'zip'],
+  jar: ['--format', 'zip'],
+  war: ['--format', 'zip'],
+  ear: ['--format', 'zip'],
+  '7z': ['--format', '7zip'],
+  tar: ['--format', 'ustar'],
+  tgz: ['--format', 'ustar', '--gzip'],
+  tbz2: ['--format', 'ustar', '--bzip2'],
+  tbz: ['--format', 'ustar', '--bzip2'],
+  txz: ['--format', 'ustar', '--xz'],
+  tzst: ['--format', 'ustar', '--zstd'],
+  tlz: ['--format', 'ustar', '--lzma'],
+  taz: ['--format', 'ustar', '--compress'],
+  cpio: ['--format', 'newc'],
+  iso: ['--format', 'iso9660'],
+  xar: ['--format', 'xar'],
+};
+
+const STREAM_WRITERS: Record<string, (file: string) => { command: string; args: string[] }> = {
+  gz: (file) => ({ command: 'gzip', args: ['-k', file] }),
+  bz2: (file) => ({ command: 'bzip2', args: ['-k', file] }),
+  xz: (file) => ({ command: 'xz', args: ['-k', file] }),
+  lzma: (file) => ({ command: 'xz', args: ['-k', '--format=lzma', file] }),
+  zst: (file) => ({ command: 'zstd', args: ['-q', file, '-o', `${file}.zst`] }),
+  lz4: (file) => ({ command: 'lz4', args: ['-q', file, `${file}.lz4`] }),
+};
+
+const STREAM_TESTERS: Record<string, string[]> = {
+  gz: ['gzip', '-t'],
+  bz2: ['bzip2', '-t'],
+  xz: ['xz', '-t'],
+  lzma: ['xz', '--format=lzma', '-t'],
+  zst: ['zstd', '-q', '-t'],
+  lz4: ['lz4', '-q', '-t'],
+};
+
+const TEXT = 'Transmute archive sample.\n'.repeat(200);
+
+async function run(command: string, args: string[], signal: AbortSignal, cwd?: string) {
+  return runEngine({ command, args, cwd, timeoutMs: 60_000, signal });
+}
+
+/** A small tree: a text file, a file in a folder, a link inside the tree. */
+async function writeTree(root: string): Promise<void> {
+  await mkdir(join(root, 'docs'), { recursive: true });
+  await writeFile(join(root, 'readme.txt'), TEXT);
+  await writeFile(join(root, 'docs', 'notes.md'), '# Notes\n\nSample entry.\n');
+}
+
+export function archiveProof(): FamilyProof {
+  return {
+    family: 'archive',
+    async generateSample(format, dir, signal) {
+      const tree = join(dir, 'tree');
+      await writeTree(tree);
+      const sample = join(dir, `sample.${format}`);
+      const stream = STREAM_WRITERS[format];
+      if (stream) {
+        const file = join(dir, 'sample');
+        await writeFile(file, TEXT);
+        const call = stream(file);
+        await run(call.command, call.args, signal);
+        return sample;
+      }
+      if (format === 'deb') {
+        await mkdir(join(tree, 'DEBIAN'), { recursive: true });
+        await writeFile(join(tree, 'DEBIAN', 'control'), 'Package: transmute-sample\nVersion: 1.0\nArchitecture: all\nMaintainer: Transmute <dev@example.invalid>\nDescription: sample\n');
+        await run('dpkg-deb', ['--root-owner-group', '--build', tree, sample], signal);
+        return sample;
+      }
+      if (format === 'ar' || format === 'warc') {
+        // ar and WARC hold files only, no folders.
+        await run('bsdtar', ['-c', '-f', sample, '--format', format === 'ar' ? 'argnu' : 'warc', '-C', tree, 'readme.txt', 'docs/notes.md'], signal);
+        return sample;
+      }
+      if (format === 'cab') {
+        await run('gcab', ['-c', sample, 'readme.txt', 'docs/notes.md'], signal, tree);
+        return sample;
+      }
+      const writer = SAMPLE_WRITERS[format];
+      if (!writer) throw new Error(`no sample recipe for ${format}`);
+      await run('bsdtar', ['-c', '-f', sample, ...writer, '-C', tree, 'readme.txt', 'docs'], signal);
+      return sample;
+    },
+    async verifyOutput(format, path) {
+      const kind = ARCHIVE_FORMATS[format]?.kind;
+      if (!kind) throw new Error(`the archive family does not write ${format}`);
+      await expectMagic(format, path);
+      const signal = AbortSignal.timeout(60_000);
+      if (kind === 'stream') {
+        const [command, ...args] = STREAM_TESTERS[format]!;
+        await run(command!, [...args, path], signal);
+        return;
+      }
+      const { stdout } = await run('bsdtar', ['-t', '-f', path], signal);
+      if (stdout.trim() === '') throw new Error(`${format}: bsdtar lists no entries`);
+      if (format === 'zip' || format === '7z') await run('7zz', ['t', '-bd', path], signal);
+    },
+  };
+}
+
+async function expectMagic(format: string, path: string): Promise<void> {
+  const expected = MAGIC[format];
+  if (!expected) throw new Error(`no magic bytes known for ${format}`);
+  const handle = await open(path, 'r');
+  try {
+    for (const { offset, bytes } of expected) {
+      const found = Buffer.alloc(bytes.length);
+      await handle.read(found, 0, bytes.length, offset);
+      if (!found.equals(bytes)) throw new Error(`${format}: expected ${bytes.toString('hex')} at byte ${offset}, found ${found.toString('hex')}`);
+    }
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,290 @@
+import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { runEngine } from '../../engine/run-engine';
+import type { FamilyProof } from '../../matrix/family-proof';
+import { OLE2, expectBytes, expectOoxml, expectText, expectZipMimetype, head } from './file-signatures';
+
+/** A word every sample carries, so text outputs can be checked for content, not only shape. */
+export const SAMPLE_WORD = 'Transmute';
+
+const MARKDOWN = `---
+title: ${SAMPLE_WORD} sample
+---
+
+# Introduction
+
+${SAMPLE_WORD} converts *documents* with **care**.
+
+## Details
+
+- one
+- two
+
+| a | b |
+|---|---|
+| 1 | 2 |
+`;
+const CSV = `name,count\n${SAMPLE_WORD},1\nsecond,2\n`;
+const TSV = `name\tcount\n${SAMPLE_WORD}\t1\nsecond\t2\n`;
+const TEXT = `${SAMPLE_WORD} plain text sample.\n\nSecond paragraph.\n`;
+/** pandoc reads txt2tags and creole but cannot write them: two tiny hand-made texts. */
+const T2T = `${SAMPLE_WORD} sample\n\n\n= Introduction =\n\n${SAMPLE_WORD} converts **documents**.\n`;
+const CREOLE = `= Introduction =\n\n${SAMPLE_WORD} converts **documents**.\n`;
+
+/** Output formats pandoc writes from the markdown sample, and the writer for each. */
+const PANDOC_SAMPLES: Record<string, string[]> = {
+  md: [],
+  markdown: [],
+  rst: ['-t', 'rst'],
+  tex: ['-s', '-t', 'latex'],
+  latex: ['-s', '-t', 'latex'],
+  ltx: ['-s', '-t', 'latex'],
+  org: ['-t', 'org'],
+  textile: ['-t', 'textile'],
+  mediawiki: ['-t', 'mediawiki'],
+  wiki: ['-t', 'mediawiki'],
+  dbk: ['-s', '-t', 'docbook5'],
+  opml: ['-s', '-t', 'opml'],
+  muse: ['-t', 'muse'],
+  ipynb: ['-t', 'ipynb'],
+  html: ['-s', '-t', 'html5'],
+  htm: ['-s', '-t', 'html5'],
+  xhtml: ['-s', '-t', 'html5'],
+  man: ['-s', '-t', 'man'],
+  odt: ['-t', 'odt'],
+  pptx: ['-t', 'pptx'],
+};
+
+/** LibreOffice export filter for each office sample, and the sample it is made from. */
+const OFFICE_SAMPLES: Record<string, { from: string; filter: string }> = {
+  doc: { from: 'odt', filter: 'MS Word 97' },
+  docx: { from: 'odt', filter: 'MS Word 2007 XML' },
+  docm: { from: 'odt', filter: 'MS Word 2007 XML VBA' },
+  dot: { from: 'odt', filter: 'MS Word 97 Vorlage' },
+  dotx: { from: 'odt', filter: 'MS Word 2007 XML Template' },
+  ott: { from: 'odt', filter: 'writer8_template' },
+  fodt: { from: 'odt', filter: 'OpenDocument Text Flat XML' },
+  rtf: { from: 'odt', filter: 'Rich Text Format' },
+  pdf: { from: 'odt', filter: 'writer_pdf_Export' },
+  xls: { from: 'csv', filter: 'MS Excel 97' },
+  xlsx: { from: 'csv', filter: 'Calc MS Excel 2007 XML' },
+  xlsm: { from: 'csv', filter: 'Calc MS Excel 2007 VBA XML' },
+  xlt: { from: 'csv', filter: 'MS Excel 97 Vorlage/Template' },
+  xltx: { from: 'csv', filter: 'Calc MS Excel 2007 XML Template' },
+  ods: { from: 'csv', filter: 'calc8' },
+  ots: { from: 'csv', filter: 'calc8_template' },
+  fods: { from: 'csv', filter: 'OpenDocument Spreadsheet Flat XML' },
+  dif: { from: 'csv', filter: 'DIF' },
+  slk: { from: 'csv', filter: 'SYLK' },
+  uos: { from: 'csv', filter: 'UOF spreadsheet' },
+  ppt: { from: 'pptx', filter: 'MS PowerPoint 97' },
+  pptm: { from: 'pptx', filter: 'Impress MS PowerPoint 2007 XML VBA' },
+  pot: { from: 'pptx', filter: 'MS PowerPoint 97 Vorlage' },
+  potx: { from: 'pptx', filter: 'Impress MS PowerPoint 2007 XML Template' },
+  ppsx: { from: 'pptx', filter: 'Impress MS PowerPoint 2007 XML AutoPlay' },
+  odp: { from: 'pptx', filter: 'impress8' },
+  otp: { from: 'pptx', filter: 'impress8_template' },
+  fodp: { from: 'pptx', filter: 'OpenDocument Presentation Flat XML' },
+  uop: { from: 'pptx', filter: 'UOF presentation' },
+  odg: { from: 'pdf', filter: 'draw8' },
+  otg: { from: 'odg', filter: 'draw8_template' },
+  fodg: { from: 'odg', filter: 'OpenDocument Drawing Flat XML' },
+  emf: { from: 'odg', filter: 'draw_emf_Export' },
+  wmf: { from: 'odg', filter: 'draw_wmf_Export' },
+};
+
+/** Samples of each format, made once per proof and copied into the directory the runner asks for. */
+export function documentProof(): FamilyProof {
+  let scratch: Promise<string> | undefined;
+  const made = new Map<string, Promise<string>>();
+  // One cold LibreOffice at a time on one profile: sample making is not the product path.
+  let officeQueue: Promise<unknown> = Promise.resolve();
+
+  const scratchDir = () => (scratch ??= mkdtemp(join(tmpdir(), 'transmute-document-samples-')));
+
+  const office = (input: string, output: string, filter: string, signal: AbortSignal) => {
+    const run = officeQueue.then(async () => {
+      const dir = await scratchDir();
+      const outDir = await mkdtemp(join(dir, 'lo-'));
+      const ext = output.split('.').pop()!;
+      const infilter = input.endsWith('.pdf') ? ['--infilter=draw_pdf_import'] : [];
+      await runEngine({
+        command: 'soffice',
+        args: [
+          `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`,
+          '--headless',
+          '--norestore',
+          ...infilter,
+          '--convert-to',
+          `${ext}:${filter}`,
+          '--outdir',
+          outDir,
+          input,
+        ],
+        timeoutMs: 120_000,
+        memoryLimitMb: 0,
+        signal,
+      });
+      const written = join(outDir, `${basename(input).replace(/\.[^.]+$/, '')}.${ext}`);
+      await copyFile(written, output);
+    });
+    officeQueue = run.catch(() => undefined);
+    return run;
+  };
+
+  const make = (format: string, signal: AbortSignal): Promise<string> => {
+    let sample = made.get(format);
+    if (!sample) {
+      sample = (async () => {
+        const dir = await scratchDir();
+        const path = join(dir, `sample.${format}`);
+        if (format === 'md' || format === 'markdown') await writeFile(path, MARKDOWN);
+        else if (format === 'csv') await writeFile(path, CSV);
+        else if (format === 'tsv') await writeFile(path, TSV);
+        else if (format === 'txt') await writeFile(path, TEXT);
+        else if (format === 't2t') await writeFile(path, T2T);
+        else if (format === 'creole') await writeFile(path, CREOLE);
+        else if (PANDOC_SAMPLES[format]) {
+          await runEngine({ command: 'pandoc', args: ['--from', 'markdown', ...PANDOC_SAMPLES[format]!, '-o', path, await make('md', signal)], timeoutMs: 60_000, signal });
+        } else if (OFFICE_SAMPLES[format]) {
+          const { from, filter } = OFFICE_SAMPLES[format]!;
+          await office(await make(from, signal), path, filter, signal);
+        } else if (format === 'ps') {
+          await runEngine({ command: 'pdftops', args: [await make('pdf', signal), path], timeoutMs: 60_000, signal });
+        } else if (format === 'eps') {
+          await runEngine({ command: 'pdftocairo', args: ['-eps', '-f', '1', '-l', '1', await make('pdf', signal), path], timeoutMs: 60_000, signal });
+        } else {
+          throw new Error(`the document proof cannot make a ${format} sample`);
+        }
+        return path;
+      })();
+      made.set(format, sample);
+      sample.catch(() => made.delete(format));
+    }
+    return sample;
+  };
+
+  return {
+    family: 'document',
+    async generateSample(inputFormat, dir, signal) {
+      const source = await make(inputFormat, signal);
+      await mkdir(dir, { recursive: true });
+      const target = join(dir, `sample.${inputFormat}`);
+      await copyFile(source, target);
+      return target;
+    },
+    verifyOutput: verifyDocumentOutput,
+  };
+}
+
+/** Checks that `path` really is a `format` file. */
+export async function verifyDocumentOutput(format: string, path: string): Promise<void> {
+  const bytes = await head(path);
+  const odf = (kind: string) => expectZipMimetype(path, `application/vnd.oasis.opendocument.${kind}`);
+  const flat = (kind: string) => expectText(path, ['<office:document', `application/vnd.oasis.opendocument.${kind}`], `flat ${kind} document`);
+  switch (format) {
+    case 'pdf':
+      expectBytes(bytes, '%PDF-', 0, 'PDF');
+      await runEngine({ command: 'pdfinfo', args: [path], timeoutMs: 30_000, signal: AbortSignal.timeout(30_000) });
+      return;
+    case 'docx':
+    case 'docm':
+    case 'dotx':
+      return expectOoxml(path, 'word/');
+    case 'xlsx':
+    case 'xlsm':
+    case 'xltx':
+      return expectOoxml(path, 'xl/');
+    case 'pptx':
+    case 'pptm':
+    case 'potx':
+    case 'ppsx':
+      return expectOoxml(path, 'ppt/');
+    case 'doc':
+    case 'dot':
+    case 'xls':
+    case 'xlt':
+    case 'ppt':
+    case 'pot':
+      return expectBytes(bytes, OLE2, 0, 'OLE2 compound file');
+    case 'odt':
+      return odf('text');
+    case 'ott':
+      return odf('text-template');
+    case 'ods':
+      return odf('spreadsheet');
+    case 'ots':
+      return odf('spreadsheet-template');
+    case 'odp':
+      return odf('presentation');
+    case 'otp':
+      return odf('presentation-template');
+    case 'odg':
+      return odf('graphics');
+    case 'otg':
+      return odf('graphics-template');
+    case 'epub':
+      return expectZipMimetype(path, 'application/epub+zip');
+    case 'fodt':
+      return void (await flat('text'));
+    case 'fods':
+      return void (await flat('spreadsheet'));
+    case 'fodp':
+      return void (await flat('presentation'));
+    case 'fodg':
+      return void (await flat('graphics'));
+    case 'rtf':
+      return expectBytes(bytes, '{\\rtf', 0, 'RTF document');
+    case 'png':
+      return expectBytes(bytes, [0x89, 0x50, 0x4e, 0x47], 0, 'PNG image');
+    case 'jpg':
+      return expectBytes(bytes, [0xff, 0xd8, 0xff], 0, 'JPEG image');
+    case 'tiff':
+      if (!bytes.subarray(0, 4).equals(Buffer.from('II*\0', 'latin1')) && !bytes.subarray(0, 4).equals(Buffer.from('MM\0*', 'latin1'))) {
+        throw new Error('not a TIFF image');
+      }
+      return;
+    case 'svg':
+      return void (await expectText(path, ['<svg'], 'SVG image'));
+    case 'emf':
+      return expectBytes(bytes, ' EMF', 40, 'EMF metafile');
+    case 'wmf':
+      return expectBytes(bytes, [0xd7, 0xcd, 0xc6, 0x9a], 0, 'placeable WMF metafile');
+    case 'eps':
+      expectBytes(bytes, '%!PS-Adobe', 0, 'EPS file');
+      if (!bytes.subarray(0, 40).includes(Buffer.from('EPSF'))) throw new Error('PostScript without an EPSF header');
+      return;
+    case 'ps':
+      return expectBytes(bytes, '%!PS', 0, 'PostScript file');
+    case 'dif':
+      return expectBytes(bytes, 'TABLE', 0, 'DIF spreadsheet');
+    case 'slk':
+      return expectBytes(bytes, 'ID;', 0, 'SYLK spreadsheet');
+    case 'csv':
+      return void (await expectText(path, [SAMPLE_WORD, ','], 'CSV file'));
+    case 'html':
+      return void (await expectText(path, [/<html/i, SAMPLE_WORD], 'HTML document'));
+    case 'tex':
+      return void (await expectText(path, ['\\documentclass', SAMPLE_WORD], 'LaTeX document'));
+    case 'dbk':
+      return void (await expectText(path, ['docbook', SAMPLE_WORD], 'DocBook document'));
+    case 'ipynb': {
+      const notebook = JSON.parse(await readFile(path, 'utf8')) as { cells?: unknown[] };
+      if (!Array.isArray(notebook.cells) || !JSON.stringify(notebook.cells).includes(SAMPLE_WORD)) throw new Error('not a notebook with the sample text');
+      return;
+    }
+    case 'txt':
+    case 'md':
+    case 'rst':
+    case 'org':
+    case 'textile':
+    case 'mediawiki':
+    case 'adoc':
+    case 'muse':
+      return void (await expectText(path, [SAMPLE_WORD], `${format} text`));
+    default:
+      throw new Error(`the document proof has no check for ${format}`);
+  }
+}

@@ -1,0 +1,58 @@
+/** Markup formats pandoc converts, by extension: the reader and writer names pandoc 2.17 knows. */
+export const MARKUP_READERS: Record<string, string> = {
+  md: 'markdown',
+  markdown: 'markdown',
+  rst: 'rst',
+  tex: 'latex',
+  latex: 'latex',
+  ltx: 'latex',
+  org: 'org',
+  textile: 'textile',
+  mediawiki: 'mediawiki',
+  wiki: 'mediawiki',
+  dbk: 'docbook',
+  opml: 'opml',
+  muse: 'muse',
+  t2t: 't2t',
+  ipynb: 'ipynb',
+  html: 'html',
+  htm: 'html',
+  xhtml: 'html',
+  man: 'man',
+  creole: 'creole',
+};
+
+/**
+ * Writers, by output extension. `standalone` writers get a full document
+ * (head, preamble) rather than a fragment. PDF and EPUB are not here; see
+ * MARKUP_VIA_OFFICE.
+ */
+export const MARKUP_WRITERS: Record<string, { writer: string; standalone: boolean }> = {
+  html: { writer: 'html5', standalone: true },
+  md: { writer: 'markdown', standalone: false },
+  rst: { writer: 'rst', standalone: false },
+  tex: { writer: 'latex', standalone: true },
+  org: { writer: 'org', standalone: false },
+  textile: { writer: 'textile', standalone: false },
+  mediawiki: { writer: 'mediawiki', standalone: false },
+  adoc: { writer: 'asciidoc', standalone: false },
+  dbk: { writer: 'docbook5', standalone: true },
+  txt: { writer: 'plain', standalone: false },
+  docx: { writer: 'docx', standalone: true },
+  odt: { writer: 'odt', standalone: true },
+  rtf: { writer: 'rtf', standalone: true },
+  ipynb: { writer: 'ipynb', standalone: true },
+  muse: { writer: 'muse', standalone: false },
+};
+
+/** Writers that honour a table of contents and section numbers. */
+export const TOC_WRITERS = new Set(['html', 'md', 'rst', 'tex', 'org', 'docx', 'odt', 'rtf', 'epub', 'adoc', 'txt', 'pdf']);
+export const NUMBERED_WRITERS = new Set(['html', 'tex', 'docx', 'odt', 'epub', 'pdf']);
+
+/**
+ * Outputs written by pandoc → ODT → the warm LibreOffice, by LibreOffice's
+ * export filter: pandoc has no PDF engine on Debian without TeX, and its EPUB
+ * writer cannot find its own stylesheet under `--sandbox` (pandoc 2.17), which
+ * we keep on so an input cannot pull the converter's local files into the result.
+ */
+export const MARKUP_VIA_OFFICE: Record<string, string> = { pdf: 'writer_pdf_Export', epub: 'EPUB' };

@@ -1,0 +1,87 @@
+/**
+ * The Python half of one warm LibreOffice slot, run as `python3 -c <source>`
+ * (Debian's python3-uno provides `uno`). It starts soffice with the slot's own
+ * profile and pipe, connects over UNO, then serves one JSON request per stdin
+ * line and answers one JSON line on stdout:
+ *   → {"id", "input", "output", "importFilter"?, "importOptions"?, "filter", "filterOptions"?, "filterData"?}
+ *   ← {"id", "ok": true} | {"id", "ok": false, "error": "..."}
+ * It prints {"ready": true} once LibreOffice answers. Kept as a string so the
+ * TypeScript build ships it without a copy step.
+ */
+export const OFFICE_BRIDGE_SOURCE = String.raw`
+import json, os, subprocess, sys, time
+import uno
+from com.sun.star.beans import PropertyValue
+
+soffice, profile_url, pipe_name = sys.argv[1], sys.argv[2], sys.argv[3]
+office = subprocess.Popen([
+    soffice, '--headless', '--invisible', '--nologo', '--norestore', '--nodefault', '--nolockcheck',
+    '--nofirststartwizard', '-env:UserInstallation=' + profile_url,
+    '--accept=pipe,name=' + pipe_name + ';urp;StarOffice.ComponentContext',
+], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+def prop(name, value):
+    p = PropertyValue()
+    p.Name = name
+    p.Value = value
+    return p
+
+def reply(message):
+    sys.stdout.write(json.dumps(message) + '\n')
+    sys.stdout.flush()
+
+local = uno.getComponentContext()
+resolver = local.ServiceManager.createInstanceWithContext('com.sun.star.bridge.UnoUrlResolver', local)
+context = None
+deadline = time.time() + 60
+while context is None:
+    try:
+        context = resolver.resolve('uno:pipe,name=' + pipe_name + ';urp;StarOffice.ComponentContext')
+    except Exception:
+        if office.poll() is not None or time.time() > deadline:
+            sys.stderr.write('soffice did not come up (exit %s)\n' % office.poll())
+            sys.exit(3)
+        time.sleep(0.1)
+desktop = context.ServiceManager.createInstanceWithContext('com.sun.star.frame.Desktop', context)
+reply({'ready': True})
+
+def convert(request):
+    load = [prop('Hidden', True), prop('ReadOnly', True), prop('UpdateDocMode', 0), prop('MacroExecutionMode', 0)]
+    if request.get('importFilter'):
+        load.append(prop('FilterName', request['importFilter']))
+    if request.get('importOptions'):
+        load.append(prop('FilterOptions', request['importOptions']))
+    if not os.path.isfile(request['input']) or os.path.getsize(request['input']) == 0:
+        raise RuntimeError('the input file is empty')
+    document = desktop.loadComponentFromURL(uno.systemPathToFileUrl(request['input']), '_blank', 0, tuple(load))
+    if document is None:
+        raise RuntimeError('the file is damaged or not in the format its name says')
+    try:
+        store = [prop('FilterName', request['filter']), prop('Overwrite', True)]
+        if request.get('filterOptions'):
+            store.append(prop('FilterOptions', request['filterOptions']))
+        data = request.get('filterData') or {}
+        if data:
+            values = tuple(prop(k, v) for k, v in data.items())
+            store.append(prop('FilterData', uno.Any('[]com.sun.star.beans.PropertyValue', values)))
+        uno.invoke(document, 'storeToURL', (uno.systemPathToFileUrl(request['output']), tuple(store)))
+    finally:
+        try:
+            document.close(True)
+        except Exception:
+            document.dispose()
+
+for line in sys.stdin:
+    if not line.strip():
+        continue
+    request = json.loads(line)
+    try:
+        convert(request)
+        reply({'id': request['id'], 'ok': True})
+    except Exception as error:
+        message = getattr(error, 'Message', '') or str(error) or type(error).__name__
+        reply({'id': request['id'], 'ok': False, 'error': message.strip().splitlines()[0] if message.strip() else type(error).__name__})
+        if office.poll() is not None:
+            sys.exit(4)
+office.terminate()
+`;

@@ -1,0 +1,111 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { OfficePool } from './office-pool';
+import type { OfficePoolSettings } from './office-pool.config';
+
+/** The warm LibreOffice pool against real LibreOffice processes. */
+describe('OfficePool', () => {
+  let dir: string;
+  const signal = () => AbortSignal.timeout(60_000);
+  const config = (overrides: Partial<OfficePoolSettings> = {}): OfficePoolSettings => ({
+    size: 2,
+    maxConversions: 100,
+    timeoutMs: 60_000,
+    python: '/usr/bin/python3',
+    soffice: 'soffice',
+    ...overrides,
+  });
+  const textJob = (name: string, body: string) => ({
+    input: join(dir, `${name}.txt`),
+    output: join(dir, `${name}.odt`),
+    importFilter: 'Text (encoded)',
+    importOptions: 'UTF8',
+    filter: 'writer8',
+    body,
+  });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'office-pool-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('runs concurrent conversions on separate profiles without losing a file', async () => {
+    const pool = new OfficePool(config({ profileRoot: join(dir, 'profiles') }));
+    try {
+      await pool.start();
+      expect(pool.isReady).toBe(true);
+      const jobs = Array.from({ length: 6 }, (_, index) => textJob(`many-${index}`, `document ${index}`));
+      await Promise.all(jobs.map((job) => writeFile(job.input, job.body)));
+      await Promise.all(jobs.map(({ body: _body, ...job }) => pool.convert(job, signal())));
+      for (const job of jobs) expect((await stat(job.output)).size).toBeGreaterThan(0);
+      // Both slots took work, and each has its own profile directory.
+      expect(pool.servedCounts().every((count) => count > 0)).toBe(true);
+      for (const slot of [0, 1]) expect((await stat(join(dir, 'profiles', `profile-${slot}`))).isDirectory()).toBe(true);
+    } finally {
+      await pool.stop();
+    }
+    expect(pool.isReady).toBe(false);
+  });
+
+  it('restarts a process after it has served maxConversions', async () => {
+    const pool = new OfficePool(config({ size: 1, maxConversions: 2 }));
+    try {
+      const { body: _a, ...first } = textJob('worn-1', 'one');
+      const { body: _b, ...third } = textJob('worn-3', 'three');
+      for (const [job, body] of [
+        [first, 'one'],
+        [{ ...first, output: join(dir, 'worn-2.odt') }, 'two'],
+        [third, 'three'],
+      ] as const) {
+        await writeFile(job.input, body);
+        await pool.convert(job, signal());
+      }
+      // Two on the first process, then a fresh one served the third.
+      expect(pool.servedCounts()).toEqual([1]);
+      expect((await stat(third.output)).size).toBeGreaterThan(0);
+    } finally {
+      await pool.stop();
+    }
+  });
+
+  it('kills a conversion that outlives the timeout and keeps serving', async () => {
+    const pool = new OfficePool(config({ size: 1, timeoutMs: 1 }));
+    try {
+      await pool.start();
+      const { body, ...job } = textJob('slow', 'slow');
+      await writeFile(job.input, body);
+      await expect(pool.convert(job, signal())).rejects.toThrow(/did not finish within/);
+      expect(pool.isReady).toBe(false);
+    } finally {
+      await pool.stop();
+    }
+    const healthy = new OfficePool(config({ size: 1 }));
+    try {
+      const { body, ...job } = textJob('after', 'after');
+      await writeFile(job.input, body);
+      await healthy.convert(job, signal());
+      expect((await stat(job.output)).size).toBeGreaterThan(0);
+    } finally {
+      await healthy.stop();
+    }
+  });
+
+  it('fails a damaged file with a clear message, and the process stays up', async () => {
+    const pool = new OfficePool(config({ size: 1 }));
+    try {
+      const damaged = join(dir, 'damaged.docx');
+      await writeFile(damaged, Buffer.from('PK\u0003\u0004 this is not really a zip package at all'));
+      await expect(
+        pool.convert({ input: damaged, output: join(dir, 'damaged.pdf'), importFilter: 'MS Word 2007 XML', filter: 'writer_pdf_Export' }, signal()),
+      ).rejects.toThrow(/damaged or not in the format/);
+      expect(pool.isReady).toBe(true);
+      const { body, ...job } = textJob('next', 'next');
+      await writeFile(job.input, body);
+      await pool.convert(job, signal());
+      expect((await readFile(job.output)).subarray(0, 2).toString()).toBe('PK');
+    } finally {
+      await pool.stop();
+    }
+  });
+});

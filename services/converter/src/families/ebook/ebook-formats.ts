@@ -1,0 +1,36 @@
+/**
+ * What calibre's `ebook-convert` reads and writes here, by extension. Inputs
+ * the document family also reads (docx, odt, rtf, txt, pdf) are listed only
+ * towards e-book outputs, so each pair has one owner. SNB is written but not
+ * read: calibre 6.13 cannot read the SNB it writes (no title: IndexError).
+ */
+export const EBOOK_ONLY_INPUTS = ['epub', 'mobi', 'azw', 'azw3', 'prc', 'fb2', 'lit', 'lrf', 'pdb', 'pmlz', 'rb', 'tcr', 'txtz', 'htmlz', 'cbz'] as const;
+export const SHARED_INPUTS = ['docx', 'odt', 'rtf', 'txt', 'pdf'] as const;
+
+/** E-book outputs: what every input may reach. */
+export const EBOOK_OUTPUTS = ['epub', 'mobi', 'azw3', 'fb2', 'lit', 'lrf', 'pdb', 'pmlz', 'rb', 'snb', 'tcr', 'txtz', 'htmlz'] as const;
+/** General document outputs, offered only from e-book inputs (the document family owns them otherwise). */
+export const DOCUMENT_OUTPUTS = ['pdf', 'docx', 'rtf', 'txt'] as const;
+
+/** Output profiles of calibre 6 users pick most; the value is calibre's profile name. */
+export const OUTPUT_PROFILES = [
+  ['default', 'Generic e-reader'],
+  ['tablet', 'Tablet'],
+  ['kindle', 'Kindle'],
+  ['kindle_pw3', 'Kindle Paperwhite 3'],
+  ['kindle_fire', 'Kindle Fire'],
+  ['kobo', 'Kobo Reader'],
+  ['nook', 'Nook'],
+  ['sony', 'Sony Reader'],
+  ['ipad3', 'iPad (retina)'],
+  ['generic_eink', 'Generic e-ink'],
+  ['generic_eink_hd', 'Generic e-ink HD'],
+] as const;
+
+export const PAPER_SIZES = [
+  ['a4', 'A4'],
+  ['letter', 'US Letter'],
+  ['a5', 'A5'],
+  ['legal', 'US Legal'],
+  ['b5', 'B5'],
+] as const;

@@ -1,0 +1,121 @@
+import { copyFile, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runEngine } from '../../engine/run-engine';
+import type { FamilyProof } from '../../matrix/family-proof';
+import { SAMPLE_WORD, verifyDocumentOutput } from '../document/document.proof';
+import { ZIP, expectBytes, expectText, head } from '../document/file-signatures';
+
+const MARKDOWN = `---
+title: ${SAMPLE_WORD} sample book
+author: Transmute Tests
+---
+
+# Chapter one
+
+${SAMPLE_WORD} converts *e-books* with **care**.
+
+# Chapter two
+
+The second chapter.
+`;
+
+const CALIBRE_ENV = { QTWEBENGINE_DISABLE_SANDBOX: '1', QTWEBENGINE_CHROMIUM_FLAGS: '--disable-gpu' };
+/** Formats pandoc writes from the markdown sample. */
+const PANDOC_SAMPLES: Record<string, string[]> = {
+  epub: ['-t', 'epub3'],
+  docx: ['-t', 'docx'],
+  odt: ['-t', 'odt'],
+  rtf: ['-s', '-t', 'rtf'],
+  txt: ['-t', 'plain'],
+};
+/** Formats calibre writes from the EPUB sample. */
+const CALIBRE_SAMPLES = new Set(['mobi', 'azw3', 'fb2', 'lit', 'lrf', 'pdb', 'pmlz', 'rb', 'snb', 'tcr', 'txtz', 'htmlz', 'pdf']);
+/** Other names of the MOBI container that readers (and calibre) accept. */
+const MOBI_ALIASES = new Set(['azw', 'prc']);
+
+export function ebookProof(): FamilyProof {
+  let scratch: Promise<string> | undefined;
+  const made = new Map<string, Promise<string>>();
+  const scratchDir = () => (scratch ??= mkdtemp(join(tmpdir(), 'transmute-ebook-samples-')));
+
+  const make = (format: string, signal: AbortSignal): Promise<string> => {
+    let sample = made.get(format);
+    if (sample) return sample;
+    sample = (async () => {
+      const dir = await scratchDir();
+      const path = join(dir, `sample.${format}`);
+      if (format === 'md') {
+        await writeFile(path, MARKDOWN);
+      } else if (PANDOC_SAMPLES[format]) {
+        await runEngine({ command: 'pandoc', args: ['-f', 'markdown', ...PANDOC_SAMPLES[format]!, '-o', path, await make('md', signal)], timeoutMs: 60_000, signal });
+      } else if (CALIBRE_SAMPLES.has(format)) {
+        await runEngine({
+          command: 'ebook-convert',
+          args: [await make('epub', signal), path],
+          env: CALIBRE_ENV,
+          timeoutMs: 120_000,
+          memoryLimitMb: 0,
+          signal,
+        });
+      } else if (MOBI_ALIASES.has(format)) {
+        await copyFile(await make('mobi', signal), path);
+      } else if (format === 'cbz') {
+        // A comic: two page images (rendered from the PDF sample) in a zip.
+        const pages = await mkdtemp(join(dir, 'comic-'));
+        await runEngine({ command: 'pdftocairo', args: ['-png', '-r', '40', '-f', '1', '-l', '2', await make('pdf', signal), join(pages, 'page')], timeoutMs: 60_000, signal });
+        // Members by name: calibre refuses a `./` entry.
+        const images = (await readdir(pages)).sort();
+        await runEngine({ command: 'bsdtar', args: ['--format', 'zip', '-cf', path, '-C', pages, ...images], timeoutMs: 60_000, signal });
+      } else {
+        throw new Error(`the ebook proof cannot make a ${format} sample`);
+      }
+      return path;
+    })();
+    made.set(format, sample);
+    sample.catch(() => made.delete(format));
+    return sample;
+  };
+
+  return {
+    family: 'ebook',
+    async generateSample(inputFormat, dir, signal) {
+      const source = await make(inputFormat, signal);
+      await mkdir(dir, { recursive: true });
+      const target = join(dir, `sample.${inputFormat}`);
+      await copyFile(source, target);
+      return target;
+    },
+    verifyOutput: verifyEbookOutput,
+  };
+}
+
+export async function verifyEbookOutput(format: string, path: string): Promise<void> {
+  const bytes = await head(path);
+  switch (format) {
+    case 'mobi':
+    case 'azw3':
+      return expectBytes(bytes, 'BOOKMOBI', 60, 'MOBI/KF8 book');
+    case 'pdb':
+      return expectBytes(bytes, 'TEXtREAd', 60, 'PalmDoc book');
+    case 'fb2':
+      return void (await expectText(path, ['<FictionBook', SAMPLE_WORD], 'FictionBook'));
+    case 'lit':
+      return expectBytes(bytes, 'ITOLITLS', 0, 'Microsoft Reader book');
+    case 'lrf':
+      return expectBytes(bytes, 'L\0R\0F\0', 0, 'Sony BBeB book');
+    case 'rb':
+      return expectBytes(bytes, [0xb0, 0x0c, 0xb0, 0x0c], 0, 'Rocket eBook');
+    case 'snb':
+      return expectBytes(bytes, 'SNBP000B', 0, 'Shanda Bambook book');
+    case 'tcr':
+      return expectBytes(bytes, '!!8-Bit!!', 0, 'TCR book');
+    case 'pmlz':
+    case 'txtz':
+    case 'htmlz':
+      return expectBytes(bytes, ZIP, 0, `${format} archive`);
+    default:
+      // epub, pdf, docx, rtf, txt: the document family's checks.
+      return verifyDocumentOutput(format, path);
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * Font formats FontForge reads and writes (woff2 through Google's
+ * woff2_compress/woff2_decompress when the other side is TrueType), by
+ * extension. `afm` (metrics only) is written, never read: it holds no glyphs.
+ * Not listed: `.cff` (FontForge wraps it in a PostScript FontSet, not bare CFF).
+ */
+export const FONT_INPUTS = ['ttf', 'otf', 'woff', 'woff2', 'sfd', 'svg', 'pfb', 'pfa', 'pt3', 't42', 'dfont'] as const;
+export const FONT_OUTPUTS = ['ttf', 'otf', 'woff', 'woff2', 'sfd', 'svg', 'pfb', 'pfa', 'pt3', 't42', 'dfont', 'afm'] as const;

@@ -1,0 +1,124 @@
+import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runEngine } from '../../engine/run-engine';
+import type { FamilyProof } from '../../matrix/family-proof';
+import { expectBytes, expectText, head } from '../document/file-signatures';
+
+export const SAMPLE_FONT_NAME = 'TransmuteSample';
+
+/** Draws a small font (space, A-Z, a-z as boxed outlines) with FontForge's Python API and saves it. */
+const MAKE_FONT = `
+import fontforge, sys
+font = fontforge.font()
+font.fontname = '${SAMPLE_FONT_NAME}'
+font.familyname = 'Transmute Sample'
+font.fullname = 'Transmute Sample'
+font.encoding = 'UnicodeFull'
+for code in [0x20] + list(range(0x41, 0x5b)) + list(range(0x61, 0x7b)):
+    glyph = font.createChar(code)
+    glyph.width = 600
+    if code == 0x20:
+        continue
+    pen = glyph.glyphPen()
+    top = 600 - (code % 7) * 50
+    pen.moveTo((100, 0)); pen.lineTo((100, 700)); pen.lineTo((500, 700)); pen.lineTo((500, 0)); pen.closePath()
+    pen.moveTo((200, 100)); pen.lineTo((400, 100)); pen.lineTo((400, top)); pen.lineTo((200, top)); pen.closePath()
+    pen = None
+    glyph.correctDirection()
+font.save(sys.argv[1])
+`;
+
+export function fontProof(): FamilyProof {
+  let base: Promise<string> | undefined;
+  const made = new Map<string, Promise<string>>();
+
+  const baseFont = (signal: AbortSignal) =>
+    (base ??= (async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'transmute-font-samples-'));
+      const script = join(dir, 'make-font.py');
+      await writeFile(script, MAKE_FONT);
+      const path = join(dir, 'sample.sfd');
+      await runEngine({ command: 'fontforge', args: ['-quiet', '-lang=py', '-script', script, path], timeoutMs: 60_000, signal });
+      return path;
+    })());
+
+  const make = (format: string, signal: AbortSignal): Promise<string> => {
+    let sample = made.get(format);
+    if (sample) return sample;
+    sample = (async () => {
+      const sfd = await baseFont(signal);
+      if (format === 'sfd') return sfd;
+      const path = sfd.replace(/\.sfd$/, `.${format}`);
+      await runEngine({ command: 'fontforge', args: ['-quiet', '-lang=ff', '-c', 'Open($1); Generate($2)', sfd, path], timeoutMs: 60_000, signal });
+      return path;
+    })();
+    made.set(format, sample);
+    sample.catch(() => made.delete(format));
+    return sample;
+  };
+
+  return {
+    family: 'font',
+    async generateSample(inputFormat, dir, signal) {
+      const source = await make(inputFormat, signal);
+      await mkdir(dir, { recursive: true });
+      const target = join(dir, `sample.${inputFormat}`);
+      await copyFile(source, target);
+      return target;
+    },
+    verifyOutput: verifyFontOutput,
+  };
+}
+
+/** Magic bytes of the format, then FontForge must open it and find the sample's name. */
+export async function verifyFontOutput(format: string, path: string): Promise<void> {
+  const bytes = await head(path);
+  switch (format) {
+    case 'ttf':
+      expectBytes(bytes, [0, 1, 0, 0], 0, 'TrueType font');
+      break;
+    case 'otf':
+      expectBytes(bytes, 'OTTO', 0, 'OpenType CFF font');
+      break;
+    case 'woff':
+      expectBytes(bytes, 'wOFF', 0, 'WOFF font');
+      break;
+    case 'woff2':
+      expectBytes(bytes, 'wOF2', 0, 'WOFF2 font');
+      break;
+    case 'sfd':
+      expectBytes(bytes, 'SplineFontDB', 0, 'FontForge font');
+      break;
+    case 'svg':
+      await expectText(path, ['<svg', '<font', '<glyph'], 'SVG font');
+      break;
+    case 'pfb':
+      expectBytes(bytes, [0x80, 0x01], 0, 'Type 1 binary font');
+      break;
+    case 'pfa':
+      expectBytes(bytes, '%!PS-AdobeFont', 0, 'Type 1 ASCII font');
+      break;
+    case 'pt3':
+      await expectText(path, ['%!PS-Adobe', '/FontType 3'], 'Type 3 font');
+      break;
+    case 't42':
+      expectBytes(bytes, '%!PS-TrueTypeFont', 0, 'Type 42 font');
+      break;
+    case 'dfont':
+      expectBytes(bytes, [0, 0, 1, 0], 0, 'Mac resource-fork font');
+      break;
+    case 'afm':
+      await expectText(path, ['StartFontMetrics', SAMPLE_FONT_NAME, 'EndFontMetrics'], 'AFM metrics');
+      return;
+    default:
+      throw new Error(`the font proof has no check for ${format}`);
+  }
+  const { stdout } = await runEngine({
+    command: 'fontforge',
+    args: ['-quiet', '-lang=ff', '-c', 'Open($1); Print($fontname); Print($firstfont)', path],
+    timeoutMs: 60_000,
+    signal: AbortSignal.timeout(60_000),
+  });
+  if (!stdout.includes(SAMPLE_FONT_NAME)) throw new Error(`FontForge reopened the ${format} file but it is not the sample font (${stdout.trim().slice(0, 200)})`);
+}

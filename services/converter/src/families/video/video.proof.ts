@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import { runEngine } from '../../engine/run-engine';
+import type { FamilyProof } from '../../matrix/family-proof';
+import { AUDIO_OUTPUTS } from '../audio/audio-formats';
+import { verifyMediaOutput, writeMediaSample } from '../ffmpeg/media-proof';
+import { VIDEO_OUTPUTS } from './video-formats';
+
+/** ffmpeg arguments for the formats the family reads but does not write. */
+const READ_ONLY_SAMPLES: Record<string, string[]> = {
+  dnxhd: ['-vf', 'scale=256:144', '-c:v', 'dnxhd', '-profile:v', 'dnxhr_lb', '-pix_fmt', 'yuv422p', '-f', 'dnxhd'],
+  dnxhr: ['-vf', 'scale=256:144', '-c:v', 'dnxhd', '-profile:v', 'dnxhr_sq', '-pix_fmt', 'yuv422p', '-f', 'dnxhd'],
+  drc: ['-c:v', 'vc2', '-f', 'dirac'],
+  vc2: ['-c:v', 'vc2', '-f', 'dirac'],
+  roq: ['-vf', 'scale=160:112', '-r', '30', '-c:v', 'roqvideo', '-c:a', 'roq_dpcm', '-ar', '22050', '-f', 'roq'],
+};
+
+export function videoProof(): FamilyProof {
+  return {
+    family: 'video',
+    async generateSample(inputFormat, dir, signal) {
+      const profile = VIDEO_OUTPUTS[inputFormat];
+      if (profile) return writeMediaSample(inputFormat, profile, dir, signal);
+      const args = READ_ONLY_SAMPLES[inputFormat];
+      if (!args) throw new Error(`no sample recipe for ${inputFormat}`);
+      const sample = join(dir, `sample.${inputFormat}`);
+      await runEngine({
+        command: 'ffmpeg',
+        args: [
+          '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
+          '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25:duration=1',
+          '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=1',
+          ...args, sample,
+        ],
+        timeoutMs: 60_000,
+        signal,
+      });
+      return sample;
+    },
+    verifyOutput(outputFormat, path) {
+      const profile = VIDEO_OUTPUTS[outputFormat] ?? AUDIO_OUTPUTS[outputFormat];
+      if (!profile) return Promise.reject(new Error(`the video family does not write ${outputFormat}`));
+      return verifyMediaOutput(outputFormat, profile, path);
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ConverterFamily } from '../families/family';
+import type { FamilyProof } from './family-proof';
+import { type PairKey, coveringSubset, duplicatePairs } from './pair-selection';
+
+export type PairStage = 'sample' | 'convert' | 'verify';
+
+export interface PairResult extends PairKey {
+  passed: boolean;
+  ms: number;
+  /** Where a failed pair broke, and why. */
+  stage?: PairStage;
+  error?: string;
+}
+
+export interface FamilyMatrixReport {
+  family: string;
+  engineVersion: string;
+  mode: 'full' | 'subset';
+  /** Pairs the family's manifest lists. */
+  listed: number;
+  inputFormats: number;
+  outputFormats: number;
+  /** Pairs this run converted (all of them, or the covering subset). */
+  run: number;
+  passed: number;
+  failures: PairResult[];
+  durationMs: number;
+  results: PairResult[];
+}
+
+export interface MatrixRunOptions {
+  family: ConverterFamily;
+  proof: FamilyProof;
+  subset?: boolean;
+  /** Conversions at once; the machine's cores are the useful bound. */
+  concurrency?: number;
+  /** Scratch directory; removed afterwards. */
+  workDir: string;
+  pairTimeoutMs?: number;
+  /** Only these pairs (e.g. `--input png`); default all. */
+  filter?: (pair: PairKey) => boolean;
+  onResult?: (result: PairResult) => void;
+}
+
+const DEFAULT_PAIR_TIMEOUT_MS = 120_000;
+
+/**
+ * Drives listed pairs through the family's own `convert`, in process: one
+ * sample per input format made by the proof, every output checked by the
+ * proof. The family is started and stopped around the run like a worker would.
+ */
+export async function runFamilyMatrix(options: MatrixRunOptions): Promise<FamilyMatrixReport> {
+  const { family, proof } = options;
+  const started = Date.now();
+  const declared = family.pairs();
+  const listed = declared.map(({ inputFormat, outputFormat }) => ({ inputFormat, outputFormat }));
+  const wanted = listed.filter((pair) => options.filter?.(pair) ?? true);
+  const pairs = options.subset ? coveringSubset(wanted) : wanted;
+  await mkdir(options.workDir, { recursive: true });
+  const scratch = await mkdtemp(join(options.workDir, `matrix-${family.name}-`));
+  const samples = new Map<string, Promise<string>>();
+  const results: PairResult[] = [];
+  const timeoutMs = options.pairTimeoutMs ?? DEFAULT_PAIR_TIMEOUT_MS;
+
+  const sampleOf = (format: string): Promise<string> => {
+    let sample = samples.get(format);
+    if (!sample) {
+      const dir = join(scratch, 'samples', format);
+      sample = mkdir(dir, { recursive: true }).then(() => proof.generateSample(format, dir, AbortSignal.timeout(timeoutMs)));
+      samples.set(format, sample);
+    }
+    return sample;
+  };
+
+  const runPair = async (pair: PairKey, index: number): Promise<PairResult> => {
+    const begin = Date.now();
+    let stage: PairStage = 'sample';
+    try {
+      const inputPath = await sampleOf(pair.inputFormat);
+      stage = 'convert';
+      const outputPath = join(scratch, 'out', `${index}-${pair.inputFormat}.${pair.outputFormat}`);
+      await mkdir(join(scratch, 'out'), { recursive: true });
+      await withDeadline(timeoutMs, (signal) =>
+        family.convert({ ...pair, inputPath, outputPath, options: {}, signal, reportProgress: () => undefined }),
+      );
+      stage = 'verify';
+      if ((await stat(outputPath)).size === 0) throw new Error('the output file is empty');
+      await proof.verifyOutput(pair.outputFormat, outputPath);
+      await rm(outputPath, { force: true });
+      return { ...pair, passed: true, ms: Date.now() - begin };
+    } catch (error) {
+      return { ...pair, passed: false, ms: Date.now() - begin, stage, error: describe(error) };
+    }
+  };
+
+  try {
+    await family.start?.();
+    const duplicates = duplicatePairs(declared);
+    for (const key of duplicates) {
+      const [inputFormat, outputFormat] = key.split('->') as [string, string];
+      results.push({ inputFormat, outputFormat, passed: false, ms: 0, stage: 'convert', error: 'listed twice in the manifest' });
+    }
+    let next = 0;
+    const worker = async () => {
+      while (next < pairs.length) {
+        const index = next++;
+        const result = await runPair(pairs[index]!, index);
+        results.push(result);
+        options.onResult?.(result);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
+  } finally {
+    await family.stop?.();
+    await rm(scratch, { recursive: true, force: true });
+  }
+
+  const failures = results.filter((result) => !result.passed);
+  return {
+    family: family.name,
+    engineVersion: family.engineVersion,
+    mode: options.subset ? 'subset' : 'full',
+    listed: listed.length,
+    inputFormats: new Set(listed.map((pair) => pair.inputFormat)).size,
+    outputFormats: new Set(listed.map((pair) => pair.outputFormat)).size,
+    run: pairs.length,
+    passed: results.length - failures.length,
+    failures,
+    durationMs: Date.now() - started,
+    results,
+  };
+}
+
+async function withDeadline<T>(timeoutMs: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  let onAbort!: () => void;
+  const expired = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new Error(`no result within ${timeoutMs} ms`));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([run(signal), expired]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s+/g, ' ').slice(0, 600);
+}

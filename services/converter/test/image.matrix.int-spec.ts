@@ -1,0 +1,3 @@
+import { describeFamilyMatrix } from './family-matrix';
+
+describeFamilyMatrix('image');

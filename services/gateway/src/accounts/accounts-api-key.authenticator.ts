@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { ErrorCode, ServiceFailure } from '@transmute/contracts';
+import { ApiKeyAuthenticator, type CallerContext, type Principal } from '../auth/api-key-authenticator';
+import { AccountsService } from './accounts.service';
+import { apiKeyMatches, apiKeyPrefix } from './api-key-secret';
+import { IpRuleSet } from './ip-rules';
+import type { Plan } from './plans';
+
+export function principalOf(accountId: string, keyId: string, plan: Plan, anonymous = false): Principal {
+  return { accountId, keyId, plan: plan.name, convertAllowance: plan.convertAllowance, rateLimitPerMinute: plan.rateLimitPerMinute, anonymous };
+}
+
+/**
+ * Looks the key up by its prefix on every request (no cache), so a deleted
+ * key or a changed plan counts at once on every replica.
+ */
+@Injectable()
+export class AccountsApiKeyAuthenticator extends ApiKeyAuthenticator {
+  constructor(private readonly accounts: AccountsService) {
+    super();
+  }
+
+  async authenticate(apiKey: string, caller: CallerContext): Promise<Principal | null> {
+    const prefix = apiKeyPrefix(apiKey);
+    if (!prefix) return null;
+    const stored = await this.accounts.findKey(prefix);
+    if (!stored || !apiKeyMatches(apiKey, stored.hash)) return null;
+    if (stored.allowedIps.length > 0 && !new IpRuleSet(stored.allowedIps).contains(caller.clientIp)) {
+      throw new ServiceFailure(ErrorCode.FORBIDDEN, 'this API key is restricted to other IP addresses');
+    }
+    const account = await this.accounts.findAccount(stored.accountId);
+    if (!account) return null;
+    return principalOf(account._id, prefix, this.accounts.planOf(account));
+  }
+}

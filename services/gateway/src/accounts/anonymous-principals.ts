@@ -1,0 +1,25 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../auth/api-key-authenticator';
+import { ANONYMOUS_PREFIX, AccountsService } from './accounts.service';
+import { principalOf } from './accounts-api-key.authenticator';
+
+/** Anonymous account ids: `anon-` and a digest of the client IP (the IP itself is not kept). */
+export function anonymousAccountId(clientIp: string): string {
+  return `${ANONYMOUS_PREFIX}${createHash('sha256').update(clientIp, 'utf8').digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * The website's no-account user: one principal per client IP, on the
+ * anonymous plan (its own small quota and rate limit). The REST API never
+ * accepts it: ApiKeyGuard requires a key.
+ */
+@Injectable()
+export class AnonymousPrincipals {
+  constructor(private readonly accounts: AccountsService) {}
+
+  principalFor(clientIp: string): Principal {
+    const id = anonymousAccountId(clientIp);
+    return principalOf(id, id, this.accounts.anonymousPlan, true);
+  }
+}

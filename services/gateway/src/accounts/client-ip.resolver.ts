@@ -1,0 +1,20 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { SERVICE_CONFIG } from '@transmute/service-kit';
+import type { AccountsConfig } from './accounts.config';
+import { clientIpOf } from './client-ip';
+import { IpRuleSet } from './ip-rules';
+
+/** The client's address per TRANSMUTE_TRUSTED_PROXIES (see clientIpOf). */
+@Injectable()
+export class ClientIpResolver {
+  private readonly trusted: IpRuleSet;
+
+  constructor(@Inject(SERVICE_CONFIG) config: AccountsConfig) {
+    this.trusted = new IpRuleSet(config.trustedProxies);
+  }
+
+  of(request: Pick<Request, 'headers' | 'socket'>): string {
+    return clientIpOf(request.socket.remoteAddress, request.headers['x-forwarded-for'], this.trusted);
+  }
+}

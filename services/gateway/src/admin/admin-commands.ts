@@ -1,0 +1,213 @@
+import { create } from '@bufbuild/protobuf';
+import {
+  ErrorCode,
+  ServiceFailure,
+  Subjects,
+  type UsageCounters,
+  WebhookDeliveriesReplySchema,
+  WebhookDeliveriesRequestSchema,
+  WebhookDeliveryListSchema,
+} from '@transmute/contracts';
+import { toJson } from '@bufbuild/protobuf';
+import type { RpcClient } from '@transmute/messaging';
+import type { AccountQuota } from '../accounts/account-quota';
+import { type AccountsService, accountView } from '../accounts/accounts.service';
+import type { DevKeySeeder } from '../accounts/dev-key-bootstrap';
+import { type Plan, formatGb } from '../accounts/plans';
+
+export interface AdminServices {
+  accounts: AccountsService;
+  quota: AccountQuota;
+  seeder: DevKeySeeder;
+  rpc: RpcClient;
+}
+
+/** What a command prints: JSON with --json, text otherwise. */
+export interface CommandOutput {
+  json: unknown;
+  text: string;
+}
+
+export interface ParsedCommand {
+  words: string[];
+  options: { name?: string; plan?: string; label?: string; 'allow-ip'?: string[]; 'if-absent'?: boolean };
+}
+
+export const USAGE = `transmute-admin <command> [--json]
+
+  accounts create <id> [--name <name>] [--plan <plan>] [--if-absent]
+  accounts list
+  accounts show <id>                 account, plan, keys and usage
+  accounts set-plan <id> <plan>
+  keys create <account> [--allow-ip <ip|cidr>]... [--label <text>]   prints the key once
+  keys list <account>
+  keys delete <prefix>               effective at once on every gateway replica
+  plans list
+  signing-secret show <account>
+  signing-secret rotate <account>
+  usage show <account>
+  webhooks deliveries <jobId>        the webhook delivery log of a job
+  seed-dev                           account "dev" and TRANSMUTE_DEV_API_KEY (make up)
+
+Reads TRANSMUTE_MONGODB_URI, TRANSMUTE_NATS_URL and TRANSMUTE_PLANS like the gateway.`;
+
+/** Every command, checked before connecting to anything. */
+export const COMMANDS = [
+  'accounts create',
+  'accounts list',
+  'accounts show',
+  'accounts set-plan',
+  'keys create',
+  'keys list',
+  'keys delete',
+  'plans list',
+  'signing-secret show',
+  'signing-secret rotate',
+  'usage show',
+  'webhooks deliveries',
+  'seed-dev',
+] as const;
+
+export function isKnownCommand(words: string[]): boolean {
+  return (COMMANDS as readonly string[]).includes(words[0] === 'seed-dev' ? 'seed-dev' : words.slice(0, 2).join(' '));
+}
+
+const usageError = (message: string): ServiceFailure => new ServiceFailure(ErrorCode.INVALID_ARGUMENT, `${message}\n\n${USAGE}`);
+
+function arg(words: string[], index: number, name: string): string {
+  const value = words[index];
+  if (!value) throw usageError(`missing <${name}>`);
+  return value;
+}
+
+export function planJson(plan: Plan) {
+  return {
+    name: plan.name,
+    monthlyBytes: plan.monthlyBytes,
+    additionalBytes: plan.additionalBytes,
+    dailyConversions: plan.dailyConversions,
+    convertAllowance: plan.convertAllowance,
+    rateLimitPerMinute: plan.rateLimitPerMinute,
+  };
+}
+
+const planText = (plan: Plan): string =>
+  `${plan.name}: ${formatGb(plan.monthlyBytes)} monthly, ${formatGb(plan.additionalBytes)} additional, ${plan.dailyConversions} daily conversions, ${plan.convertAllowance} converts per job, ${plan.rateLimitPerMinute} requests/min`;
+
+export function usageJson(usage: UsageCounters) {
+  return {
+    accountId: usage.accountId,
+    plan: usage.plan,
+    month: usage.month,
+    monthlyUsedBytes: Number(usage.monthlyUsedBytes),
+    monthlyAllowanceBytes: Number(usage.monthlyAllowanceBytes),
+    additionalUsedBytes: Number(usage.additionalUsedBytes),
+    additionalAllowanceBytes: Number(usage.additionalAllowanceBytes),
+    day: usage.day,
+    dailyConversionsUsed: usage.dailyConversionsUsed,
+    dailyConversionsAllowance: usage.dailyConversionsAllowance,
+  };
+}
+
+const usageText = (usage: UsageCounters): string =>
+  [
+    `monthly (${usage.month}):    ${formatGb(Number(usage.monthlyUsedBytes))} of ${formatGb(Number(usage.monthlyAllowanceBytes))}`,
+    `additional:           ${formatGb(Number(usage.additionalUsedBytes))} of ${formatGb(Number(usage.additionalAllowanceBytes))}`,
+    `daily conversions (${usage.day}): ${usage.dailyConversionsUsed} of ${usage.dailyConversionsAllowance}`,
+  ].join('\n');
+
+/** Runs one command against the accounts module. */
+export async function runCommand(services: AdminServices, { words, options }: ParsedCommand): Promise<CommandOutput> {
+  const { accounts, quota } = services;
+  const command = words.slice(0, 2).join(' ');
+  switch (command) {
+    case 'accounts create': {
+      const account = await accounts.createAccount(
+        { id: arg(words, 2, 'id'), ...(options.name !== undefined && { name: options.name }), ...(options.plan !== undefined && { plan: options.plan }) },
+        { ifAbsent: options['if-absent'] ?? false },
+      );
+      const view = accountView(account);
+      return { json: view, text: `account ${view.id} (plan ${view.plan})` };
+    }
+    case 'accounts list': {
+      const views = (await accounts.listAccounts()).map(accountView);
+      return { json: views, text: views.map((a) => `${a.id}\t${a.plan}\t${a.name}`).join('\n') || '(no accounts)' };
+    }
+    case 'accounts show': {
+      const account = await accounts.account(arg(words, 2, 'id'));
+      const [keys, usage] = await Promise.all([accounts.listKeys(account._id), quota.counters(account._id)]);
+      const plan = accounts.planOf(account);
+      return {
+        json: { ...accountView(account), planLimits: planJson(plan), keys, usage: usageJson(usage) },
+        text: [
+          `account ${account._id} ${account.name ? `(${account.name})` : ''}`.trim(),
+          `plan    ${planText(plan)}`,
+          `keys    ${keys.map((k) => `${k.prefix}${k.allowedIps.length ? ` [${k.allowedIps.join(', ')}]` : ''}`).join(', ') || '(none)'}`,
+          usageText(usage),
+        ].join('\n'),
+      };
+    }
+    case 'accounts set-plan': {
+      const view = accountView(await accounts.setPlan(arg(words, 2, 'id'), arg(words, 3, 'plan')));
+      return { json: view, text: `account ${view.id} is on plan ${view.plan}` };
+    }
+    case 'keys create': {
+      const created = await accounts.createKey(arg(words, 2, 'account'), {
+        ...(options.label !== undefined && { label: options.label }),
+        allowedIps: options['allow-ip'] ?? [],
+      });
+      return {
+        json: { key: created.key, ...created.view },
+        text: `${created.key}\n(shown once: only its hash is stored; prefix ${created.view.prefix}${created.view.allowedIps.length ? `, allowed from ${created.view.allowedIps.join(', ')}` : ''})`,
+      };
+    }
+    case 'keys list': {
+      const keys = await accounts.listKeys(arg(words, 2, 'account'));
+      return {
+        json: keys,
+        text: keys.map((k) => `${k.prefix}\t${k.createdAt}\t${k.allowedIps.join(',') || 'any address'}\t${k.label}`).join('\n') || '(no keys)',
+      };
+    }
+    case 'keys delete': {
+      const prefix = arg(words, 2, 'prefix');
+      await accounts.deleteKey(prefix);
+      return { json: { deleted: prefix }, text: `key ${prefix} deleted` };
+    }
+    case 'plans list': {
+      const plans = accounts.plans.list();
+      return { json: plans.map(planJson), text: plans.map(planText).join('\n') };
+    }
+    case 'signing-secret show':
+    case 'signing-secret rotate': {
+      const id = arg(words, 2, 'account');
+      const secret = words[1] === 'rotate' ? await accounts.rotateSigningSecret(id) : await accounts.signingSecret(id);
+      return { json: { accountId: id, signingSecret: secret }, text: secret };
+    }
+    case 'usage show': {
+      const usage = await quota.counters(arg(words, 2, 'account'));
+      return { json: usageJson(usage), text: usageText(usage) };
+    }
+    case 'webhooks deliveries': {
+      const reply = await services.rpc.call(
+        Subjects.webhooksDeliveries,
+        WebhookDeliveriesRequestSchema,
+        create(WebhookDeliveriesRequestSchema, { jobId: arg(words, 2, 'jobId') }),
+        WebhookDeliveriesReplySchema,
+      );
+      if (reply.outcome.case === 'error') throw ServiceFailure.fromMessage(reply.outcome.value);
+      if (reply.outcome.case !== 'deliveries') throw new ServiceFailure(ErrorCode.INTERNAL, `${Subjects.webhooksDeliveries} answered nothing`);
+      const list = reply.outcome.value;
+      const text = list.deliveries
+        .map((d) => `${d.deliveryId}\t${d.state}\t${d.event}\t${d.url}\t${d.attempts.length} attempt(s)${d.attempts.at(-1)?.error ? `\tlast error: ${d.attempts.at(-1)?.error}` : ''}`)
+        .join('\n');
+      return { json: toJson(WebhookDeliveryListSchema, list), text: text || '(no deliveries)' };
+    }
+    default:
+      if (words[0] === 'seed-dev') {
+        const seeded = await services.seeder.seed();
+        if (!seeded) throw usageError('seed-dev needs TRANSMUTE_DEV_API_KEY');
+        return { json: seeded, text: `account ${seeded.accountId} opens with key ${seeded.keyPrefix}` };
+      }
+      throw usageError(words.length ? `unknown command "${words.join(' ')}"` : 'no command');
+  }
+}

@@ -1,0 +1,36 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { NatsModule, RpcClientModule } from '@transmute/messaging';
+import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
+import { AccountsModule } from '../accounts/accounts.module';
+import type { AdminConfig } from './admin.config';
+
+const NAME = 'transmute-admin';
+
+/** The config token and readiness registry the shared modules expect, without the HTTP service kit. */
+@Global()
+@Module({})
+class AdminKitModule {
+  static forRoot(config: AdminConfig): DynamicModule {
+    return {
+      module: AdminKitModule,
+      providers: [{ provide: SERVICE_CONFIG, useValue: config }, ReadinessRegistry],
+      exports: [SERVICE_CONFIG, ReadinessRegistry],
+    };
+  }
+}
+
+/** The gateway's accounts module as a standalone application context (no HTTP, no RPC server). */
+@Module({})
+export class AdminModule {
+  static forRoot(config: AdminConfig): DynamicModule {
+    return {
+      module: AdminModule,
+      imports: [
+        AdminKitModule.forRoot(config),
+        NatsModule.forRoot({ url: config.natsUrl, name: NAME }),
+        RpcClientModule.forRoot({ url: config.natsUrl, name: NAME }),
+        AccountsModule.forAdmin(config),
+      ],
+    };
+  }
+}

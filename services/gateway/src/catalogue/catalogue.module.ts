@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { CatalogueClient } from './catalogue.client';
+import { CatalogueController } from './catalogue.controller';
+
+/** The catalogue routes: format and option lists, from the catalogue service. */
+@Module({
+  controllers: [CatalogueController],
+  providers: [CatalogueClient],
+})
+export class CatalogueModule {}

@@ -1,0 +1,118 @@
+import { Controller, Get, Param, Req, Res, UseGuards } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ServiceFailure } from '@transmute/contracts';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import type { Principal } from '../auth/api-key-authenticator';
+import { CurrentPrincipal } from '../auth/principal.decorator';
+import { renderJob } from '../jobs/job-view';
+import { JobsClient } from '../jobs/jobs.client';
+import { JobEventHub } from './job-event-hub';
+import { JobEventSession, type StampedJob } from './job-event-session';
+import { KeepAlive } from './keep-alive';
+import { eventName, formatEvent, parseLastEventId } from './sse';
+
+const JOB_ID = /^[0-9a-f]{32}$/;
+/** What EventSource waits before reconnecting after a drop. */
+const RECONNECT_MS = 2_000;
+
+/**
+ * `GET /v1/process/jobs/{jobId}/events` (text/event-stream), docs/events.md.
+ * Authentication and the job look-up happen before the first byte, so 401
+ * and 404 are ordinary error responses; after that the stream is live.
+ */
+@Controller('v1/process/jobs')
+@UseGuards(ApiKeyGuard)
+export class EventsController {
+  constructor(
+    private readonly jobs: JobsClient,
+    private readonly hub: JobEventHub,
+    private readonly keepAlive: KeepAlive,
+  ) {}
+
+  @Get(':jobId/events')
+  async events(
+    @Param('jobId') jobId: string,
+    @CurrentPrincipal() principal: Principal | undefined,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    if (!JOB_ID.test(jobId)) throw ServiceFailure.notFound('no such job');
+    if (!principal) throw new Error('ApiKeyGuard let a keyed request through without a principal');
+    const lastEventId = parseLastEventId(request.headers['last-event-id']);
+
+    // Listen first, so nothing published while the current state is read is missed; overlaps are sorted out by sequence.
+    const early: StampedJob[] = [];
+    let session: JobEventSession | undefined;
+    const unsubscribe = this.hub.subscribe(jobId, (event) => (session ? session.offer(event) : early.push(event)));
+    let opening;
+    try {
+      opening = await this.opening(jobId, principal.accountId, lastEventId);
+    } catch (error) {
+      unsubscribe();
+      throw error;
+    }
+
+    response.status(200);
+    response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    response.setHeader('Cache-Control', 'no-cache');
+    response.setHeader('X-Accel-Buffering', 'no');
+    response.setHeader('Connection', 'keep-alive');
+    response.flushHeaders();
+    request.socket.setNoDelay(true);
+    response.write(`retry: ${RECONNECT_MS}\n\n`);
+
+    let stopKeepAlive = (): void => undefined;
+    const close = () => {
+      unsubscribe();
+      stopKeepAlive();
+    };
+    session = new JobEventSession({
+      emit: (seq, job) => response.write(formatEvent(seq, eventName(job.status), renderJob(job))),
+      end: () => {
+        close();
+        response.end();
+      },
+    });
+    if (opening.resumeFrom) {
+      session.resumeAfter(opening.resumeFrom.seq, opening.resumeFrom.status);
+      for (const event of opening.replay) session.offer(event);
+      session.catchUp(opening.latestSeq, opening.current);
+    } else {
+      session.start(opening.latestSeq, opening.current);
+    }
+    for (const event of early) session.offer(event);
+    if (session.isEnded) return;
+    // The response's close (not the request's, which may come when its empty body is read) marks a client gone.
+    if (response.destroyed || response.writableEnded) return close();
+    stopKeepAlive = this.keepAlive.add(response);
+    response.on('close', close);
+  }
+
+  /** Everything read before the stream opens; throws the job look-up's 404 while an error response is still possible. */
+  private async opening(jobId: string, accountId: string, lastEventId: number | undefined) {
+    // The log's position is read before the job: an event in between is then replayed, never skipped.
+    const latestSeq = await logAccess(() => this.hub.latestSeq(jobId));
+    const current = await this.jobs.get(jobId, accountId);
+    // 0 is the id of a first event sent before the log held any: resume from the start of the job's log.
+    const resumeFrom: { seq: number; status: string | undefined } | null =
+      lastEventId === undefined
+        ? null
+        : lastEventId === 0
+          ? { seq: 0, status: undefined }
+          : await logAccess(async () => {
+              const event = await this.hub.eventAt(jobId, lastEventId);
+              return event ? { seq: event.seq, status: event.job.status } : null;
+            });
+    const replay = resumeFrom ? await logAccess(() => this.hub.eventsAfter(jobId, resumeFrom.seq, latestSeq)) : [];
+    return { latestSeq, current, resumeFrom, replay };
+  }
+}
+
+/** The event log lives in NATS; when it cannot be read the client gets 503, as for any dependency. */
+async function logAccess<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw ServiceFailure.unavailable('the job event log is unavailable; try again shortly', error);
+  }
+}

@@ -1,0 +1,151 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { fromBinary } from '@bufbuild/protobuf';
+import { DeliverPolicy, type ConsumerMessages, type JetStreamManager, type NatsConnection, type StoredMsg } from 'nats';
+import { JOB_EVENTS_STREAM, JobEventSchema, Subjects } from '@transmute/contracts';
+import { NATS_CONNECTION } from '@transmute/messaging';
+import type { StampedJob } from './job-event-session';
+
+type Listener = (event: StampedJob) => void;
+
+type DirectQuery = { seq: number } | { last_by_subj: string } | { seq: number; next_by_subj: string };
+/** nats.js has direct gets on its manager but leaves them out of the public type. */
+type ManagerWithDirect = JetStreamManager & { direct: { getMessage(stream: string, query: DirectQuery): Promise<StoredMsg> } };
+
+const FOLLOW_RETRY_MS = 2_000;
+const SUBJECT_PREFIX = Subjects.jobEvents('');
+
+function isAbsent(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === '404' || (error instanceof Error && /no message found|not found/i.test(error.message));
+}
+
+function decode(message: StoredMsg | { seq: number; data: Uint8Array }): StampedJob | null {
+  try {
+    const job = fromBinary(JobEventSchema, message.data).job;
+    return job ? { seq: message.seq, job } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * This gateway's view of the job event log (JetStream stream JOB_EVENTS).
+ * One ordered consumer follows every job's new events and hands each to the
+ * streams open here for that job, however many there are; single events for
+ * a resume are read with direct gets. Every replica follows the log itself,
+ * so a client may reach any of them.
+ */
+@Injectable()
+export class JobEventHub implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(JobEventHub.name);
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private messages?: ConsumerMessages;
+  private stopped = false;
+  private jsm?: Promise<ManagerWithDirect>;
+
+  constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection) {}
+
+  onApplicationBootstrap(): void {
+    void this.follow();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    await this.messages?.close().catch(() => undefined);
+  }
+
+  /** Streams open on this gateway, for metrics and the benchmark. */
+  get openListeners(): number {
+    let count = 0;
+    for (const set of this.listeners.values()) count += set.size;
+    return count;
+  }
+
+  /** Hands every new event of `jobId` to `listener` until the returned function is called. */
+  subscribe(jobId: string, listener: Listener): () => void {
+    let set = this.listeners.get(jobId);
+    if (!set) this.listeners.set(jobId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.listeners.get(jobId) === set) this.listeners.delete(jobId);
+    };
+  }
+
+  /** The sequence of the job's latest event; 0 when the log holds none. */
+  async latestSeq(jobId: string): Promise<number> {
+    try {
+      return (await (await this.manager()).direct.getMessage(JOB_EVENTS_STREAM.name, { last_by_subj: Subjects.jobEvents(jobId) })).seq;
+    } catch (error) {
+      if (isAbsent(error)) return 0;
+      throw error;
+    }
+  }
+
+  /** Event `seq`, when it is one of this job's and still kept. */
+  async eventAt(jobId: string, seq: number): Promise<StampedJob | null> {
+    try {
+      const message = await (await this.manager()).direct.getMessage(JOB_EVENTS_STREAM.name, { seq });
+      return message.subject === Subjects.jobEvents(jobId) ? decode(message) : null;
+    } catch (error) {
+      if (isAbsent(error)) return null;
+      throw error;
+    }
+  }
+
+  /** The job's events after `seq`, up to and including `untilSeq`, in order. */
+  async eventsAfter(jobId: string, seq: number, untilSeq: number): Promise<StampedJob[]> {
+    const events: StampedJob[] = [];
+    let next = seq + 1;
+    // Bounded by the stream's per-job limit.
+    for (let read = 0; next <= untilSeq && read < JOB_EVENTS_STREAM.maxMessagesPerSubject; read++) {
+      let message: StoredMsg;
+      try {
+        message = await (await this.manager()).direct.getMessage(JOB_EVENTS_STREAM.name, { seq: next, next_by_subj: Subjects.jobEvents(jobId) });
+      } catch (error) {
+        if (isAbsent(error)) break;
+        throw error;
+      }
+      if (message.seq > untilSeq) break;
+      const event = decode(message);
+      if (event) events.push(event);
+      next = message.seq + 1;
+    }
+    return events;
+  }
+
+  private manager(): Promise<ManagerWithDirect> {
+    this.jsm ??= this.connection.jetstreamManager().then((manager) => {
+      if (!('direct' in manager)) throw new Error('this nats.js has no direct get');
+      return manager as ManagerWithDirect;
+    });
+    return this.jsm;
+  }
+
+  /** Follows new events for as long as the gateway runs; waits for the stream when the orchestrator has not made it yet. */
+  private async follow(): Promise<void> {
+    while (!this.stopped && !this.connection.isClosed()) {
+      try {
+        const consumer = await this.connection.jetstream().consumers.get(JOB_EVENTS_STREAM.name, {
+          filterSubjects: [Subjects.jobEventsAll],
+          deliver_policy: DeliverPolicy.New,
+        });
+        this.messages = await consumer.consume();
+        this.logger.log('following the job event log');
+        for await (const message of this.messages) this.dispatch(message.subject, message);
+      } catch (error) {
+        if (this.stopped) return;
+        this.logger.warn(`cannot follow ${JOB_EVENTS_STREAM.name} yet: ${(error as Error).message}`);
+      }
+      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, FOLLOW_RETRY_MS).unref());
+    }
+  }
+
+  private dispatch(subject: string, message: { seq: number; data: Uint8Array }): void {
+    const listeners = this.listeners.get(subject.slice(SUBJECT_PREFIX.length));
+    if (!listeners) return;
+    const event = decode(message);
+    if (!event) return;
+    for (const listener of [...listeners]) listener(event);
+  }
+}

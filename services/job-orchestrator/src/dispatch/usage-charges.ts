@@ -1,0 +1,37 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { create } from '@bufbuild/protobuf';
+import { ChargeUsageReplySchema, ChargeUsageRequestSchema, ErrorCode, ServiceFailure, Subjects } from '@transmute/contracts';
+import { RpcClient } from '@transmute/messaging';
+import { SERVICE_CONFIG } from '@transmute/service-kit';
+import type { TaskRecord } from '../persistence/job.repository';
+
+/**
+ * Meters quota for a convert about to run: the size of its input (the source
+ * for the first step, the upstream result for each later step of a chain),
+ * charged by the gateway's accounts module over `accounts.usage.charge`.
+ * The charge id makes a re-dispatch of the same task spend nothing more.
+ */
+@Injectable()
+export class UsageCharges {
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(SERVICE_CONFIG) private readonly config: { usageMetering: boolean },
+  ) {}
+
+  /** null when charged; otherwise why the task may not run (e.g. which allowance is used up). */
+  async chargeConvert(accountId: string, task: Pick<TaskRecord, 'jobId' | 'name'>, inputs: readonly Pick<TaskRecord, 'output'>[]): Promise<string | null> {
+    if (!this.config.usageMetering) return null;
+    const bytes = inputs.reduce((sum, input) => sum + (input.output?.size ?? 0), 0);
+    const reply = await this.rpc.call(
+      Subjects.accountsUsageCharge,
+      ChargeUsageRequestSchema,
+      create(ChargeUsageRequestSchema, { accountId, bytes: BigInt(bytes), conversions: 0, chargeId: `${task.jobId}/${task.name}` }),
+      ChargeUsageReplySchema,
+    );
+    if (reply.outcome.case === 'usage') return null;
+    const error = reply.outcome.case === 'error' ? reply.outcome.value : undefined;
+    if (error?.code === ErrorCode.QUOTA_EXCEEDED || error?.code === ErrorCode.NOT_FOUND) return `quota: ${error.message}`;
+    // Anything else (the accounts module unreachable) is retried by whoever asked to dispatch.
+    throw new ServiceFailure(error?.code ?? ErrorCode.INTERNAL, error?.message || 'accounts.usage.charge answered nothing', true);
+  }
+}

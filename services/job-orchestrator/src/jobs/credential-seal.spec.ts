@@ -1,0 +1,43 @@
+import { CREDENTIAL_FIELDS, credentialKey, openCredentials, sealCredentials } from './credential-seal';
+
+describe('task credentials at rest', () => {
+  const key = credentialKey({ credentialsKey: 'c'.repeat(32), downloadTokenKey: 'd'.repeat(32) });
+  const spec = {
+    operation: 'export/s3',
+    bucket: 'results',
+    accessKeyId: 'AKIAEXAMPLEKEY',
+    secretAccessKey: 'very-secret-value',
+    sessionToken: 'session-token-value',
+    password: 'sftp-password',
+    privateKey: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----',
+  };
+
+  it('keeps no credential readable in the stored spec', () => {
+    const stored = sealCredentials(spec, key);
+    const text = JSON.stringify(stored);
+    for (const field of CREDENTIAL_FIELDS) {
+      expect(stored).not.toHaveProperty(field);
+      expect(text).not.toContain(spec[field]);
+    }
+    expect(stored).toMatchObject({ operation: 'export/s3', bucket: 'results' });
+  });
+
+  it('opens what it sealed, with a fresh IV each time', () => {
+    const first = sealCredentials(spec, key);
+    expect(first['sealedCredentials']).not.toBe(sealCredentials(spec, key)['sealedCredentials']);
+    expect(openCredentials(first, key)).toEqual(spec);
+  });
+
+  it('leaves specs without credentials alone', () => {
+    const plain = { operation: 'import/url', url: 'https://example.com/a.png' };
+    expect(sealCredentials(plain, key)).toBe(plain);
+    expect(openCredentials(plain, key)).toBe(plain);
+  });
+
+  it.each([
+    ['another key', (sealed: Record<string, unknown>) => openCredentials(sealed, credentialKey({ downloadTokenKey: 'e'.repeat(32) }))],
+    ['a tampered seal', (sealed: Record<string, unknown>) => openCredentials({ ...sealed, sealedCredentials: `${String(sealed['sealedCredentials']).slice(0, -2)}AA` }, key)],
+  ])('refuses %s', (_name, open) => {
+    expect(() => open(sealCredentials(spec, key))).toThrow();
+  });
+});

@@ -139,7 +139,6 @@ The non-secret settings of one service, as a map of TRANSMUTE_* variables:
 {{- $_ := set $settings "TRANSMUTE_STORAGE_S3_ENDPOINT" $endpoint -}}
 {{- $_ := set $settings "TRANSMUTE_STORAGE_S3_REGION" $s3.region -}}
 {{- $_ := set $settings "TRANSMUTE_STORAGE_S3_BUCKET" $s3.bucket -}}
-{{- $_ := set $settings "TRANSMUTE_STORAGE_S3_FORCE_PATH_STYLE" (toString $s3.forcePathStyle) -}}
 {{- end -}}
 {{- end -}}
 {{- if and (eq .service "gateway") $root.Values.gateway.trustedProxies -}}

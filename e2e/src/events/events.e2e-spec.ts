@@ -36,6 +36,8 @@ const ids = (events: SseEvent[]) => events.map((event) => Number(event.id));
 function expectWellFormedSequence(events: SseEvent[]): void {
   // Ids grow; each event is a change of status; only the last is terminal, and is named after its status.
   const numbers = ids(events);
+  const described = events.map((event) => `${event.id}:${event.event}:${parsed(event).status}`).join(' ');
+  if (numbers.some((id, index) => index > 0 && id <= numbers[index - 1]!)) throw new Error(`ids do not grow: ${described}`);
   numbers.forEach((id, index) => {
     expect(Number.isInteger(id)).toBe(true);
     if (index > 0) expect(id).toBeGreaterThan(numbers[index - 1]!);

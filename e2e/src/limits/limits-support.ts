@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { NatsConnection } from 'nats';
 import { repoRoot } from '@transmute/devstack';
 import type { RunningPlatform } from '@transmute/devstack';
 
@@ -74,4 +75,15 @@ export const absentJobPath = (): string => `/v1/process/jobs/${randomBytes(16).t
 export async function awayFromWindowEdge(marginMs = 15_000): Promise<void> {
   const intoWindow = Date.now() % 60_000;
   if (intoWindow > 60_000 - marginMs) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoWindow));
+}
+
+/**
+ * Spends bytes the way the orchestrator does before a convert: a NestJS NATS
+ * request/reply packet on `accounts.usage.charge`, answered by any gateway
+ * replica. Returns the reply (`{ usage }` or `{ error }`, proto3 JSON).
+ */
+export async function charge(nats: NatsConnection, accountId: string, bytes: number, chargeId: string): Promise<any> {
+  const packet = { pattern: 'accounts.usage.charge', data: { accountId, bytes: String(bytes), chargeId }, id: chargeId };
+  const reply = await nats.request('accounts.usage.charge', new TextEncoder().encode(JSON.stringify(packet)), { timeout: 30_000 });
+  return JSON.parse(new TextDecoder().decode(reply.data)).response;
 }

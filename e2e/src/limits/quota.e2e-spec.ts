@@ -6,19 +6,39 @@
  * once nothing is left, and sandbox using nothing.
  */
 import { connect, type NatsConnection } from 'nats';
-import { TransmuteClient, type Job, gradientPng, type Sample, taskOf, uploadConvertExport, waitForJob } from '../support';
+import { TransmuteClient, type Job, taskOf, uploadConvertExport, waitForJob } from '../support';
 import { platformFixture } from '../support/platform-fixture';
-import { LIMIT_PLANS, accountWithKey, admin, call } from './limits-support';
+import { LIMIT_PLANS, accountWithKey, admin, call, charge } from './limits-support';
 
-const env = platformFixture({ name: 'limits-quota', extraEnv: { TRANSMUTE_PLANS: JSON.stringify(LIMIT_PLANS) } });
+// The audio family: its sources are generated here in a few lines (a WAV tone), and it converts fast.
+const env = platformFixture({ name: 'limits-quota', families: ['audio'], extraEnv: { TRANSMUTE_PLANS: JSON.stringify(LIMIT_PLANS) } });
 
 const ALLOWANCE_BYTES = 1_500_000; // e2e-bytes: 1 MB monthly + 0.5 MB additional
 const JOB_TIMEOUT_MS = 120_000;
 
-let sample: Sample;
+/** One second of a 440 Hz tone, 16-bit mono PCM at 16 kHz, as a WAV file (32,044 bytes). */
+function toneWav(seconds = 1, rate = 16_000): Buffer {
+  const samples = seconds * rate;
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write('RIFF', 0);
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write('WAVEfmt ', 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36);
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i += 1) wav.writeInt16LE(Math.round(12_000 * Math.sin((2 * Math.PI * 440 * i) / rate)), 44 + i * 2);
+  return wav;
+}
+
+const sample = { bytes: toneWav() };
 let nats: NatsConnection;
 beforeAll(async () => {
-  sample = await gradientPng(321, 203);
   nats = await connect({ servers: env().platform.env['TRANSMUTE_NATS_URL'] });
 });
 afterAll(async () => {
@@ -26,17 +46,13 @@ afterAll(async () => {
 });
 
 /** Spends bytes the way the orchestrator does (accounts.usage.charge over NATS request/reply). */
-async function spend(accountId: string, bytes: number, chargeId: string): Promise<any> {
-  const packet = { pattern: 'accounts.usage.charge', data: { accountId, bytes: String(bytes), chargeId }, id: chargeId };
-  const reply = await nats.request('accounts.usage.charge', new TextEncoder().encode(JSON.stringify(packet)), { timeout: 10_000 });
-  return JSON.parse(new TextDecoder().decode(reply.data)).response;
-}
+const spend = (accountId: string, bytes: number, chargeId: string) => charge(nats, accountId, bytes, chargeId);
 
 const usageOf = (accountId: string) => admin(env().platform, 'usage', 'show', accountId);
 
-/** Creates a png -> jpg job, uploads the sample, completes the upload. */
+/** Creates a wav -> mp3 job, uploads the sample, completes the upload. */
 async function startJob(client: TransmuteClient, tag: string): Promise<Job> {
-  const created = await client.createJob(uploadConvertExport('png', 'jpg', tag));
+  const created = await client.createJob(uploadConvertExport('wav', 'mp3', tag));
   const form = taskOf(created, 'import-my-file').result?.form;
   if (!form) throw new Error(`no upload form on ${created.id}`);
   const uploaded = await client.upload(form, sample.bytes);
@@ -51,7 +67,7 @@ describe('quota metering', () => {
   it('counts daily conversions at creation exactly: 20 concurrent jobs against 3 left admit 3, the rest get 402', async () => {
     const { accountId, key } = await accountWithKey(env().platform, 'e2e-daily');
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => call(env().platform.baseUrl, 'POST', '/v1/process/jobs', key, uploadConvertExport('png', 'jpg', `daily-${i}`))),
+      Array.from({ length: 20 }, (_, i) => call(env().platform.baseUrl, 'POST', '/v1/process/jobs', key, uploadConvertExport('wav', 'mp3', `daily-${i}`))),
     );
     const created = answers.filter((answer) => answer.status === 201);
     const refused = answers.filter((answer) => answer.status === 402);
@@ -63,7 +79,7 @@ describe('quota metering', () => {
   it('does not count the conversions of a job that failed validation', async () => {
     const { accountId, key } = await accountWithKey(env().platform, 'e2e-daily');
     const invalid = await call(env().platform.baseUrl, 'POST', '/v1/process/jobs', key, {
-      tasks: { in: { operation: 'import/upload' }, c: { operation: 'convert', input: 'nowhere', output_format: 'jpg' } },
+      tasks: { in: { operation: 'import/upload' }, c: { operation: 'convert', input: 'nowhere', output_format: 'mp3' } },
     });
     expect(invalid.status).toBe(422);
     expect((await usageOf(accountId)).dailyConversionsUsed).toBe(0);
@@ -111,12 +127,12 @@ describe('quota metering', () => {
     // Spend the last bytes: job creation now answers 402 naming the allowance.
     const left = ALLOWANCE_BYTES - afterDownloads.monthlyUsedBytes - afterDownloads.additionalUsedBytes;
     if (left > 0) expect((await spend(accountId, left, 'e2e-last-bytes')).usage).toBeDefined();
-    const refused = await call(env().platform.baseUrl, 'POST', '/v1/process/jobs', key, uploadConvertExport('png', 'jpg', 'no-quota'));
+    const refused = await call(env().platform.baseUrl, 'POST', '/v1/process/jobs', key, uploadConvertExport('wav', 'mp3', 'no-quota'));
     expect({ status: refused.status, body: refused.body }).toEqual({ status: 402, body: { status: 'error', message: expect.stringContaining('monthly and additional GB allowance used up') } });
 
     // Sandbox uses nothing, even for an exhausted account.
     const before = await usageOf(accountId);
-    const sandbox = await call(env().platform.baseUrl, 'POST', '/v1/process/jobs', key, { ...uploadConvertExport('png', 'jpg'), sandbox: true });
+    const sandbox = await call(env().platform.baseUrl, 'POST', '/v1/process/jobs', key, { ...uploadConvertExport('wav', 'mp3'), sandbox: true });
     expect(sandbox.status).toBe(200);
     expect(await usageOf(accountId)).toEqual(before);
   });

@@ -4,4 +4,3 @@ export * from './download-tokens';
 export * from './fs-storage';
 export * from './storage-config';
 export * from './storage.module';
-export * from './s3-storage';

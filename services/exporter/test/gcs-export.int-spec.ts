@@ -2,7 +2,7 @@ import { Storage as GcsStorage } from '@google-cloud/storage';
 import { type RunningFakeGcs, startFakeGcs } from '@transmute/devstack';
 import type { FsStorage } from '@transmute/storage';
 import { GcsDestination } from '../src/destinations/gcs.destination';
-import { context, exportWork, exporterConfigFor, sampleBytes, serviceAccount, sha256, tempStorage } from './export-fixtures';
+import { exportWork, exporterConfigFor, sampleBytes, serviceAccount, sha256, tempStorage } from './export-fixtures';
 
 describe('export/googlecloud against fake-gcs-server', () => {
   let gcs: RunningFakeGcs;
@@ -25,7 +25,7 @@ describe('export/googlecloud against fake-gcs-server', () => {
 
   it('delivers a result byte for byte under the given key', async () => {
     const bytes = sampleBytes();
-    await destination().export(await exportWork(storage, { operation: 'export/googlecloud', bucket: 'results', key: 'out/final.webp', ...account }, [{ filename: 'x.webp', bytes }]), context());
+    await destination().export(await exportWork(storage, { operation: 'export/googlecloud', bucket: 'results', key: 'out/final.webp', ...account }, [{ filename: 'x.webp', bytes }]));
     expect(sha256(await download('out/final.webp'))).toBe(sha256(bytes));
   });
 
@@ -34,7 +34,7 @@ describe('export/googlecloud against fake-gcs-server', () => {
       { filename: 'a.png', bytes: sampleBytes(2000) },
       { filename: 'b.png', bytes: sampleBytes(3000) },
     ];
-    await destination().export(await exportWork(storage, { operation: 'export/googlecloud', bucket: 'results', path: 'many/', ...account }, files), context());
+    await destination().export(await exportWork(storage, { operation: 'export/googlecloud', bucket: 'results', path: 'many/', ...account }, files));
     for (const file of files) expect(sha256(await download(`many/${file.filename}`))).toBe(sha256(file.bytes));
   });
 
@@ -43,6 +43,6 @@ describe('export/googlecloud against fake-gcs-server', () => {
     ['an unreachable endpoint', () => destination('http://127.0.0.1:1'), 'results', /could not be reached \(ECONNREFUSED\)/],
   ])('fails with a clear message for %s', async (_name, make, bucket, message) => {
     const work = await exportWork(storage, { operation: 'export/googlecloud', bucket, key: 'x.png', ...account }, [{ filename: 'x.png', bytes: sampleBytes(10) }]);
-    await expect(make().export(work, context())).rejects.toThrow(message);
+    await expect(make().export(work)).rejects.toThrow(message);
   });
 });

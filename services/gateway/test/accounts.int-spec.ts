@@ -97,6 +97,9 @@ describe('accounts, keys, rate limits and usage (real NATS + FerretDB, admin CLI
     const response = await keyed(DEV_KEY);
     expect(response.status).toBe(404);
     expect(response.headers.get('x-ratelimit-limit')).toBe('100000');
+    // make up runs the same through the CLI: idempotent.
+    expect(await admin('seed-dev')).toEqual({ code: 0, json: { accountId: 'dev', keyPrefix: 'dev' } });
+    expect((await keyed(DEV_KEY)).status).toBe(404);
     const shown = await admin('accounts', 'show', 'dev');
     expect(shown.json).toMatchObject({ id: 'dev', plan: 'dev', keys: [{ prefix: 'dev' }] });
   });

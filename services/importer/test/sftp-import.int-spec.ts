@@ -3,7 +3,7 @@ import SftpClient from 'ssh2-sftp-client';
 import { type RunningSshd, startSshd } from '@transmute/devstack';
 import type { FsStorage } from '@transmute/storage';
 import { SftpSource } from '../src/sources/sftp.source';
-import { context, importerConfigFor, sampleBytes, sha256, tempStorage, workFor } from './connector-fixtures';
+import { importerConfigFor, sampleBytes, sha256, tempStorage, workFor } from './connector-fixtures';
 
 describe('import/sftp against OpenSSH', () => {
   let sshd: RunningSshd;
@@ -46,7 +46,7 @@ describe('import/sftp against OpenSSH', () => {
     ['a missing file', () => ({ ...login(), password: sshd.password, path: `${sshd.root}/nope.bin` }), /has no .*nope\.bin/],
     ['an unreachable host', () => ({ ...login(), port: 1, password: sshd.password }), /could not be reached \(ECONNREFUSED\)/],
   ])('fails with a clear message for %s', async (_name, spec, message) => {
-    await expect(source(true).import(workFor({ operation: 'import/sftp', ...spec() }), context())).rejects.toThrow(message);
+    await expect(source(true).import(workFor({ operation: 'import/sftp', ...spec() }))).rejects.toThrow(message);
   });
 
   it('refuses the loopback host when private networks are not allowed', async () => {

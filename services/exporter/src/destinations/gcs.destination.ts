@@ -32,6 +32,7 @@ export class GcsDestination implements ExportDestination {
         throw await gcsFailure(error, target, key, async () => (await bucket.exists())[0]);
       }
     }
-    return create(TaskResultSchema, { filename: files[0]!.filename, files: files.map(({ filename }) => ({ filename })) });
+    // Only the name: `files` entries are download links (export/url), and a cloud export hands out none.
+    return create(TaskResultSchema, { filename: files[0]!.filename });
   }
 }

@@ -53,6 +53,7 @@ export class S3Destination implements ExportDestination {
     } finally {
       client.destroy();
     }
-    return create(TaskResultSchema, { filename: files[0]!.filename, files: files.map(({ filename }) => ({ filename })) });
+    // Only the name: `files` entries are download links (export/url), and a cloud export hands out none.
+    return create(TaskResultSchema, { filename: files[0]!.filename });
   }
 }

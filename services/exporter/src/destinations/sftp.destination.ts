@@ -38,6 +38,7 @@ export class SftpDestination implements ExportDestination {
     } finally {
       await client.end().catch(() => undefined);
     }
-    return create(TaskResultSchema, { filename: files[0]!.filename, files: files.map(({ filename }) => ({ filename })) });
+    // Only the name: `files` entries are download links (export/url), and a cloud export hands out none.
+    return create(TaskResultSchema, { filename: files[0]!.filename });
   }
 }

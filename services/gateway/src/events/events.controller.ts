@@ -14,6 +14,8 @@ import { eventName, formatEvent, parseLastEventId } from './sse';
 const JOB_ID = /^[0-9a-f]{32}$/;
 /** What EventSource waits before reconnecting after a drop. */
 const RECONNECT_MS = 2_000;
+/** How long a resumed stream waits for the log to bring a status the store already shows. */
+const CATCH_UP_GRACE_MS = 2_000;
 
 /**
  * `GET /v1/process/jobs/{jobId}/events` (text/event-stream), docs/events.md.
@@ -62,9 +64,11 @@ export class EventsController {
     response.write(`retry: ${RECONNECT_MS}\n\n`);
 
     let stopKeepAlive = (): void => undefined;
+    let catchUpTimer: NodeJS.Timeout | undefined;
     const close = () => {
       unsubscribe();
       stopKeepAlive();
+      clearTimeout(catchUpTimer);
     };
     session = new JobEventSession({
       emit: (seq, job) => response.write(formatEvent(seq, eventName(job.status), renderJob(job))),
@@ -76,11 +80,17 @@ export class EventsController {
     if (opening.resumeFrom) {
       session.resumeAfter(opening.resumeFrom.seq, opening.resumeFrom.status);
       for (const event of opening.replay) session.offer(event);
-      session.catchUp(opening.latestSeq, opening.current);
+      for (const event of early) session.offer(event);
+      if (session.lagsBehind(opening.current)) {
+        // The store is ahead of the log (its event is being written): wait for the live event, then fall back to the store's job.
+        const position = session.position;
+        const current = opening.current;
+        catchUpTimer = setTimeout(() => session?.catchUp(opening.latestSeq, current, position), CATCH_UP_GRACE_MS);
+      }
     } else {
       session.start(opening.latestSeq, opening.current);
+      for (const event of early) session.offer(event);
     }
-    for (const event of early) session.offer(event);
     if (session.isEnded) return;
     // The response's close (not the request's, which may come when its empty body is read) marks a client gone.
     if (response.destroyed || response.writableEnded) return close();

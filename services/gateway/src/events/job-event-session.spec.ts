@@ -60,6 +60,14 @@ describe('JobEventSession', () => {
       [8, 'finished'],
     ]);
 
+    const overtaken = recorder();
+    overtaken.session.resumeAfter(5, 'queued');
+    const position = overtaken.session.position;
+    expect(overtaken.session.lagsBehind(job('processing'))).toBe(true);
+    overtaken.session.offer({ seq: 9, job: job('converting') });
+    overtaken.session.catchUp(5, job('processing'), position);
+    expect(overtaken.sent).toEqual([[9, 'converting']]);
+
     const lagging = recorder();
     lagging.session.resumeAfter(5, 'queued');
     lagging.session.catchUp(5, job('processing'));

@@ -50,10 +50,25 @@ export class JobEventSession {
     this.send(event.seq, event.job);
   }
 
-  /** After a replay: the store's current job, sent only when the log did not already bring its status. */
-  catchUp(seq: number, job: Job): void {
-    if (this.ended || job.status === this.lastStatus) return;
+  /** The sequence of the last event sent or passed over; a caller can tell whether anything arrived since. */
+  get position(): number {
+    return this.lastSeq;
+  }
+
+  /**
+   * After a replay: the store's current job, when the log has not brought its
+   * status. The log is written just after the store, so callers first give
+   * the live event a moment; `ifStillAt` makes this a no-op once anything
+   * newer arrived (the job read earlier would then be stale).
+   */
+  catchUp(seq: number, job: Job, ifStillAt = this.lastSeq): void {
+    if (this.ended || job.status === this.lastStatus || this.lastSeq !== ifStillAt) return;
     this.send(Math.max(seq, this.lastSeq), job);
+  }
+
+  /** Whether the job read from the store shows a status the stream has not sent. */
+  lagsBehind(job: Job): boolean {
+    return !this.ended && job.status !== this.lastStatus;
   }
 
   private send(seq: number, job: Job): void {

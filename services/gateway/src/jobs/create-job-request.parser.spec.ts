@@ -50,7 +50,7 @@ describe('parseCreateJobBody', () => {
             private_key: 'pk',
             path: '/in/a.png',
           },
-          'from-gcs': { operation: 'import/googlecloud', bucket: 'in', client_email: 'e@x', project_id: 'proj', file: 'dropped: not a field of this operation' },
+          'from-gcs': { operation: 'import/googlecloud', bucket: 'in', key: 'in/a.png', client_email: 'e@x', private_key: 'gk', project_id: 'proj', file: 'dropped: not a field of this operation' },
         },
       },
       context,

@@ -18,10 +18,14 @@ export interface PoolBacklog {
   oldestWaitingSeconds: number;
 }
 
+/** Refreshes all three gauges; set by the running instance, awaited by prom-client on every scrape. */
+let refreshSource: (() => Promise<void>) | undefined;
+const collect = async (): Promise<void> => refreshSource?.();
+
 function gauge(name: string, help: string): Gauge<'family'> {
   // One registry per process; a second app in the same process (tests) reuses the gauge.
   const existing = register.getSingleMetric(name) as Gauge<'family'> | undefined;
-  return existing ?? new Gauge({ name, help, labelNames: ['family'] });
+  return existing ?? new Gauge({ name, help, labelNames: ['family'], collect });
 }
 
 /**
@@ -46,14 +50,12 @@ export class PoolBacklogMetrics implements OnModuleInit {
   constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection) {}
 
   onModuleInit(): void {
-    // prom-client awaits `collect` on every scrape; one read serves all three gauges.
-    const gauges = [this.waiting, this.inFlight, this.oldest];
+    // One JetStream read serves the three gauges of a scrape.
     let pending: Promise<void> | undefined;
-    const refresh = () => {
+    refreshSource = () => {
       pending ??= this.refresh().finally(() => (pending = undefined));
       return pending;
     };
-    for (const metric of gauges) (metric as unknown as { collect: () => Promise<void> }).collect = refresh;
   }
 
   async read(): Promise<PoolBacklog[]> {

@@ -37,6 +37,8 @@ export const AUDIO_OUTPUTS: Record<string, OutputProfile> = {
   m4b: MP4_AUDIO,
   m4r: MP4_AUDIO,
   f4a: audio('f4v', ['aac']),
+  // Android's voice recorders: AAC in a 3GPP file.
+  '3ga': audio('3gp', ['aac']),
   isma: audio('ismv', ['aac']),
   ogg: audio('ogg', ['vorbis', 'opus', 'flac', 'speex']),
   oga: audio('oga', ['flac', 'vorbis', 'opus']),

@@ -24,8 +24,11 @@ export class DocumentFamily implements ConverterFamily {
   engineVersion = 'LibreOffice, pandoc, poppler, Ghostscript';
   readonly pool: OfficePool;
 
+  private readonly sofficeCommand: string;
+
   constructor(config: OfficePoolSettings) {
     this.pool = new OfficePool(config);
+    this.sofficeCommand = config.soffice;
   }
 
   pairs(): PairDeclaration[] {
@@ -54,8 +57,12 @@ export class DocumentFamily implements ConverterFamily {
     const signal = AbortSignal.timeout(30_000);
     const firstLine = async (command: string, args: string[]) =>
       (await runEngine({ command, args, timeoutMs: 30_000, signal, memoryLimitMb: 0 }).then((out) => out.stdout + out.stderr).catch(() => '')).split('\n')[0]?.trim();
-    const [pandoc, gs] = await Promise.all([firstLine('pandoc', ['--version']), firstLine('gs', ['--version'])]);
-    this.engineVersion = `LibreOffice (warm pool) / ${pandoc || 'pandoc'} / Ghostscript ${gs || '?'} / poppler`;
+    const [office, pandoc, gs] = await Promise.all([
+      firstLine(this.sofficeCommand, ['--version']),
+      firstLine('pandoc', ['--version']),
+      firstLine('gs', ['--version']),
+    ]);
+    this.engineVersion = `${office?.split(' ').slice(0, 2).join(' ') || 'LibreOffice'} (warm pool) / ${pandoc || 'pandoc'} / Ghostscript ${gs || '?'} / poppler`;
   }
 
   async stop(): Promise<void> {

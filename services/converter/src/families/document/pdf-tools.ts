@@ -6,7 +6,8 @@ import type { DocumentSettings } from './document-options';
 /** What poppler (for PDF) and Ghostscript (for PostScript) write, by input format. */
 export const PDF_TOOL_OUTPUTS: Record<string, readonly string[]> = {
   pdf: ['png', 'jpg', 'tiff', 'svg', 'eps', 'ps', 'txt', 'html'],
-  ps: ['pdf', 'png', 'jpg', 'txt'],
+  // No txt: pdftops writes its fonts without a text mapping, so Ghostscript's txtwrite finds no text.
+  ps: ['pdf', 'png', 'jpg'],
   eps: ['pdf', 'png', 'jpg'],
 };
 
@@ -70,7 +71,7 @@ async function popplerConvert({ inputPath, outputPath, outputFormat, settings, s
 }
 
 async function ghostscriptConvert({ inputPath, outputPath, inputFormat, outputFormat, settings, signal }: PdfToolJob): Promise<void> {
-  const device = { pdf: 'pdfwrite', png: 'png16m', jpg: 'jpeg', txt: 'txtwrite' }[outputFormat];
+  const device = { pdf: 'pdfwrite', png: 'png16m', jpg: 'jpeg' }[outputFormat];
   if (!device) throw ServiceFailure.validation(`the document family does not write ${inputFormat} to ${outputFormat}`);
   const raster = outputFormat === 'png' || outputFormat === 'jpg';
   const args = [

@@ -34,3 +34,6 @@ export const PAPER_SIZES = [
   ['legal', 'US Legal'],
   ['b5', 'B5'],
 ] as const;
+
+/** A comic is page images: text-only outputs would be empty (txt) or drop every page (fb2, proven by the matrix). */
+export const COMIC_TEXT_OUTPUTS = new Set(['txt', 'fb2']);

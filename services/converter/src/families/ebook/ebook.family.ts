@@ -3,8 +3,8 @@ import { dirname, join } from 'node:path';
 import { ServiceFailure } from '@transmute/contracts';
 import { runEngine } from '../../engine/run-engine';
 import type { ConversionRequest, ConverterFamily, PairDeclaration } from '../family';
-import { DOCUMENT_OUTPUTS, EBOOK_ONLY_INPUTS, EBOOK_OUTPUTS, SHARED_INPUTS } from './ebook-formats';
-import { ebookArguments, ebookOptions, ebookSettings } from './ebook-options';
+import { COMIC_TEXT_OUTPUTS, DOCUMENT_OUTPUTS, EBOOK_ONLY_INPUTS, EBOOK_OUTPUTS, SHARED_INPUTS } from './ebook-formats';
+import { COMIC_INPUTS, ebookArguments, ebookOptions, ebookSettings } from './ebook-options';
 
 const TIMEOUT_MS = 10 * 60_000;
 /** calibre prints `34% Running transforms on e-book...` as it goes. */
@@ -20,6 +20,7 @@ export class EbookFamily implements ConverterFamily {
     const pairs: PairDeclaration[] = [];
     const add = (inputFormat: string, outputs: readonly string[]) => {
       for (const outputFormat of outputs) {
+        if (COMIC_INPUTS.has(inputFormat) && COMIC_TEXT_OUTPUTS.has(outputFormat)) continue;
         if (canonical(inputFormat) !== canonical(outputFormat)) pairs.push({ inputFormat, outputFormat, options: ebookOptions(inputFormat, outputFormat) });
       }
     };

@@ -127,7 +127,6 @@ const NETPBM_READERS: Record<string, string> = {
   lbm: 'ilbmtoppm',
   pi1: 'pi1toppm',
   pi3: 'pi3topbm',
-  neo: 'neotoppm',
   mac: 'macptopbm',
   macp: 'macptopbm',
   pntg: 'macptopbm',
@@ -140,6 +139,10 @@ const NETPBM_READERS: Record<string, string> = {
   pj: 'pjtoppm',
   sir: 'sirtopnm',
   rle: 'rletopnm',
+  lispm: 'lispmtopgm',
+  fs: 'fstopgm',
+  spu: 'sputoppm',
+  st4: 'st4topgm',
 };
 
 export const IMAGE_DECODERS: Record<string, ImageDecoder> = {

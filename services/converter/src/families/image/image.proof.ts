@@ -32,13 +32,13 @@ showpage
 `;
 
 /** Netpbm writers that make the samples its readers are proven on. */
-const NETPBM_WRITERS: Record<string, { command: string; input: 'ppm' | 'pbm'; atari?: boolean }> = {
+/** `size`: the only picture size the format holds (Atari screens, the SBIG ST-4 camera). */
+const NETPBM_WRITERS: Record<string, { command: string; input: 'ppm' | 'pgm' | 'pbm'; size?: string }> = {
   ilbm: { command: 'ppmtoilbm', input: 'ppm' },
   iff: { command: 'ppmtoilbm', input: 'ppm' },
   lbm: { command: 'ppmtoilbm', input: 'ppm' },
-  pi1: { command: 'ppmtopi1', input: 'ppm', atari: true },
-  pi3: { command: 'pbmtopi3', input: 'pbm', atari: true },
-  neo: { command: 'ppmtoneo', input: 'ppm', atari: true },
+  pi1: { command: 'ppmtopi1', input: 'ppm', size: '320x200' },
+  pi3: { command: 'pbmtopi3', input: 'pbm', size: '320x200' },
   mac: { command: 'pbmtomacp', input: 'pbm' },
   macp: { command: 'pbmtomacp', input: 'pbm' },
   pntg: { command: 'pbmtomacp', input: 'pbm' },
@@ -51,6 +51,10 @@ const NETPBM_WRITERS: Record<string, { command: string; input: 'ppm' | 'pbm'; at
   pj: { command: 'ppmtopj', input: 'ppm' },
   sir: { command: 'pnmtosir', input: 'ppm' },
   rle: { command: 'pnmtorle', input: 'ppm' },
+  lispm: { command: 'pgmtolispm', input: 'pgm' },
+  fs: { command: 'pgmtofs', input: 'pgm' },
+  spu: { command: 'ppmtospu', input: 'ppm', size: '320x200' },
+  st4: { command: 'pgmtost4', input: 'pgm', size: '192x165' },
 };
 
 /** Signatures of outputs checked by their bytes. */
@@ -134,10 +138,10 @@ export function imageProof(): FamilyProof {
         case 'netpbm': {
           const writer = NETPBM_WRITERS[format];
           if (!writer) throw new Error(`no Netpbm writer for ${format}`);
-          // Atari screens are 320 x 200 in 16 colours; the monochrome writers take a bitmap.
+          // Fixed-size formats get their size (Atari screens in at most 16 colours); bitmaps and greymaps their depth.
           const pnm = join(dir, `base.${writer.input}`);
-          const shape = writer.atari ? ['-resize', '320x200!', '-colors', '16'] : [];
-          const bitmap = writer.input === 'pbm' ? ['-colorspace', 'gray', '-threshold', '50%'] : [];
+          const shape = writer.size ? ['-resize', `${writer.size}!`, '-colors', '8'] : [];
+          const bitmap = writer.input === 'pbm' ? ['-colorspace', 'gray', '-threshold', '50%'] : writer.input === 'pgm' ? ['-colorspace', 'gray'] : [];
           await run(convert, [`png:${base}`, '-background', 'white', '-alpha', 'remove', '-alpha', 'off', ...shape, ...bitmap, '-depth', '8', `${writer.input}:${pnm}`], signal);
           await runEngine({ command: writer.command, args: [pnm], stdoutFile: sample, timeoutMs: ENGINE_TIMEOUT_MS, signal });
           break;

@@ -23,6 +23,11 @@ const THREE_GP: OutputProfile = { muxer: '3gp', video: { codecs: ['h264', 'mpeg4
 const OGG_VIDEO: OutputProfile = { muxer: 'ogg', video: { codecs: ['theora', 'vp8'] }, audio: { codecs: ['vorbis', 'opus', 'flac'] } };
 const F4V: OutputProfile = { muxer: 'f4v', video: { codecs: ['h264'] }, audio: { codecs: ['aac'] } };
 const MPEG2_RAW: OutputProfile = { muxer: 'mpeg2video', video: { codecs: ['mpeg2video'] } };
+const MATROSKA: OutputProfile = {
+  muxer: 'matroska',
+  video: { codecs: ['h264', 'hevc', 'vp9', 'av1', 'vp8', 'mpeg4', 'ffv1'] },
+  audio: { codecs: ['aac', 'opus', 'vorbis', 'flac', 'mp3', 'ac3'] },
+};
 const REALMEDIA: OutputProfile = { muxer: 'rm', video: { codecs: ['rv20', 'rv10'] }, audio: { codecs: ['ac3'] } };
 
 /**
@@ -37,11 +42,9 @@ export const VIDEO_OUTPUTS: Record<string, OutputProfile> = {
   m4v: { muxer: 'mp4', video: { codecs: ['h264', 'hevc', 'mpeg4'], tags: { hevc: 'hvc1' } }, audio: { codecs: ['aac', 'ac3'] } },
   mov: MOV,
   qt: MOV,
-  mkv: {
-    muxer: 'matroska',
-    video: { codecs: ['h264', 'hevc', 'vp9', 'av1', 'vp8', 'mpeg4', 'ffv1'] },
-    audio: { codecs: ['aac', 'opus', 'vorbis', 'flac', 'mp3', 'ac3'] },
-  },
+  mkv: MATROSKA,
+  // Stereoscopic Matroska: the same container under its own extension.
+  mk3d: MATROSKA,
   webm: { muxer: 'webm', video: { codecs: ['vp9', 'vp8', 'av1'] }, audio: { codecs: ['opus', 'vorbis'] } },
   avi: { muxer: 'avi', video: { codecs: ['mpeg4', 'h264', 'mjpeg', 'msmpeg4v3', 'ffv1'] }, audio: { codecs: ['mp3', 'ac3', 'pcm_s16le'] } },
   divx: { muxer: 'avi', video: { codecs: ['divx'] }, audio: { codecs: ['mp3', 'ac3'] } },
@@ -82,8 +85,8 @@ export const VIDEO_OUTPUTS: Record<string, OutputProfile> = {
     video: { codecs: ['mpeg2video'], fixedSize: [720, 576], fixedFps: 25 },
     audio: { codecs: ['pcm_s16le'], fixedSampleRate: 48000, fixedChannels: 1, filter: SYNCED_AUDIO },
   },
+  // DV's other extension, .dif, is left to the document family (Data Interchange Format spreadsheets).
   dv: DV,
-  dif: DV,
   nut: { muxer: 'nut', video: { codecs: ['mpeg4', 'h264', 'ffv1', 'vp9'] }, audio: { codecs: ['vorbis', 'flac', 'mp3', 'aac', 'opus'] } },
   rm: REALMEDIA,
   rmvb: REALMEDIA,

@@ -109,6 +109,11 @@ describe('VideoFamily (real ffmpeg)', () => {
     expect(high.size).toBeGreaterThan(low.size * 3);
   });
 
+  it('honours sample_rate and channels of the sound track', async () => {
+    const { stdout } = await exec('ffprobe', ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=sample_rate,channels', '-of', 'csv=p=0', (await convert('mkv', { sample_rate: 22050, channels: 1 })).path]);
+    expect(stdout.trim()).toBe('22050,1');
+  });
+
   it('ignores options it does not know or cannot use', async () => {
     const { probe: result } = await convert('webm', { video_codec: 'h264', width: -5, fps: 7, colour: 'blue' });
     expect(videoStream(result)).toMatchObject({ codec_name: 'vp9', width: 320, height: 240 });

@@ -9,7 +9,7 @@
  * TypeScript build ships it without a copy step.
  */
 export const OFFICE_BRIDGE_SOURCE = String.raw`
-import json, os, subprocess, sys, time
+import json, os, subprocess, sys, threading, time
 import uno
 from com.sun.star.beans import PropertyValue
 
@@ -43,6 +43,15 @@ while context is None:
             sys.exit(3)
         time.sleep(0.1)
 desktop = context.ServiceManager.createInstanceWithContext('com.sun.star.frame.Desktop', context)
+
+def exit_with_office():
+    # soffice gone (crash, OOM kill): leave too, so the converter sees it at once and restarts the slot.
+    code = office.wait()
+    sys.stderr.write('soffice exited (%s)\n' % code)
+    sys.stderr.flush()
+    os._exit(5)
+
+threading.Thread(target=exit_with_office, daemon=True).start()
 reply({'ready': True})
 
 def convert(request):

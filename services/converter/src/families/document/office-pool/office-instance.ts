@@ -44,7 +44,14 @@ export class OfficeInstance {
 
   constructor(
     readonly slot: number,
-    private readonly settings: { python: string; soffice: string; profileDir: string; env: NodeJS.ProcessEnv },
+    private readonly settings: {
+      python: string;
+      soffice: string;
+      profileDir: string;
+      env: NodeJS.ProcessEnv;
+      /** Called when a started process dies without being told to (crash, OOM kill). */
+      onUnexpectedExit?: (instance: OfficeInstance) => void;
+    },
   ) {}
 
   get isAlive(): boolean {
@@ -60,6 +67,8 @@ export class OfficeInstance {
     );
     this.child = child;
     this.served = 0;
+    // Writing to a bridge that just died raises EPIPE here; its exit handler fails the pending job.
+    child.stdin.on('error', () => undefined);
     this.stderrTail = [];
     child.stderr.setEncoding('utf8').on('data', (text: string) => {
       this.stderrTail = [...this.stderrTail, ...text.split('\n').filter(Boolean)].slice(-5);
@@ -91,11 +100,16 @@ export class OfficeInstance {
       });
       child.on('exit', (code, signal) => {
         clearTimeout(timer);
+        const unexpected = this.alive;
         this.alive = false;
         const reason = `LibreOffice slot ${this.slot} exited (${signal ?? `code ${code}`})${this.stderrTail.length ? `: ${this.stderrTail.join(' | ')}` : ''}`;
         reject(new Error(reason));
         for (const waiter of this.pending.values()) waiter.reject(ServiceFailure.unavailable(reason));
         this.pending.clear();
+        if (unexpected && this.child === child) {
+          this.logger.warn({ slot: this.slot, reason }, 'LibreOffice exited unexpectedly');
+          this.settings.onUnexpectedExit?.(this);
+        }
       });
     });
     try {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +92,32 @@ describe('OfficePool', () => {
     }
   });
 
+  it('brings back a LibreOffice that crashed while idle, and readiness follows', async () => {
+    const profiles = join(dir, 'crash-profiles');
+    const pool = new OfficePool(config({ size: 1, profileRoot: profiles }));
+    try {
+      await pool.start();
+      // The soffice.bin this pool started: the only process whose arguments name its profile.
+      const sofficePid = () =>
+        execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+          .split('\n')
+          .filter((line) => line.includes('soffice.bin') && line.includes(profiles))
+          .map((line) => Number(line.trim().split(/\s+/)[0]))[0];
+      const crashed = sofficePid()!;
+      expect(crashed).toBeGreaterThan(0);
+      process.kill(crashed, 'SIGKILL');
+      await waitFor(() => !pool.isReady);
+      await waitFor(() => pool.isReady, 90_000);
+      expect(sofficePid()).not.toBe(crashed);
+      const { body, ...job } = textJob('after-crash', 'after crash');
+      await writeFile(job.input, body);
+      await pool.convert(job, signal());
+      expect((await stat(job.output)).size).toBeGreaterThan(0);
+    } finally {
+      await pool.stop();
+    }
+  }, 180_000);
+
   it('fails a damaged file with a clear message, and the process stays up', async () => {
     const pool = new OfficePool(config({ size: 1 }));
     try {
@@ -109,3 +136,11 @@ describe('OfficePool', () => {
     }
   });
 });
+
+async function waitFor(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

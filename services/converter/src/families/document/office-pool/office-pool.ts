@@ -78,7 +78,18 @@ export class OfficePool {
     }
     const env = officeEnvironment();
     for (let slot = 0; slot < this.config.size; slot++) {
-      this.instances.push(new OfficeInstance(slot, { python, soffice, profileDir: join(this.profileRoot, `profile-${slot}`), env }));
+      this.instances.push(
+        new OfficeInstance(slot, {
+          python,
+          soffice,
+          profileDir: join(this.profileRoot, `profile-${slot}`),
+          env,
+          // An idle slot that crashed comes back at once; a busy one is restarted when its job returns it.
+          onUnexpectedExit: (instance) => {
+            if (this.idle.includes(instance)) this.refresh(instance).catch((error: unknown) => this.logger.warn({ err: error }, 'LibreOffice restart failed'));
+          },
+        }),
+      );
     }
     await Promise.all(this.instances.map((instance) => instance.start()));
     this.idle.push(...this.instances);

@@ -1,16 +1,27 @@
 /**
- * Keys and the rate limit across two gateway replicas: 401 (missing, wrong),
- * 403 (IP restriction), 429 shared by both replicas through NATS KV, a
- * deleted key refused at once by both, and 422 past the plan's convert
- * allowance. Accounts and keys are made with the admin CLI.
+ * Limits across two gateway replicas: 401 (missing, wrong key), 403 (IP
+ * restriction), 429 shared by both replicas through NATS KV, a deleted key
+ * refused at once by both, 422 past the plan's convert allowance, and 402 on
+ * job creation once the GB allowance is spent, with charges answered by either
+ * replica never spending past the allowance. Accounts and keys are made with
+ * the admin CLI.
  */
+import { connect, type NatsConnection } from 'nats';
 import { platformFixture } from '../support/platform-fixture';
-import { LIMIT_PLANS, absentJobPath, accountWithKey, admin, awayFromWindowEdge, call } from './limits-support';
+import { LIMIT_PLANS, absentJobPath, accountWithKey, admin, awayFromWindowEdge, call, charge } from './limits-support';
 
 // No converter family: nothing here converts (the allowance rule is checked before formats are).
 const env = platformFixture({ name: 'limits-keys', gatewayReplicas: 2, families: [], extraEnv: { TRANSMUTE_PLANS: JSON.stringify(LIMIT_PLANS) } });
 
 const replicas = () => env().platform.gatewayUrls;
+
+let nats: NatsConnection;
+beforeAll(async () => {
+  nats = await connect({ servers: env().platform.env['TRANSMUTE_NATS_URL'] });
+});
+afterAll(async () => {
+  await nats?.close();
+});
 
 describe('API keys and the rate limit on two gateway replicas', () => {
   it('runs two gateway replicas', () => {
@@ -98,5 +109,25 @@ describe('API keys and the rate limit on two gateway replicas', () => {
     });
     expect(answer.status).toBe(422);
     expect(answer.body).toEqual({ status: 'error', message: expect.stringMatching(/2 convert tasks.*allows 1/) });
+  });
+
+  it('never spends past the allowance when 20 charges race through both replicas, then answers 402 on job creation on both', async () => {
+    const { accountId, key } = await accountWithKey(env().platform, 'e2e-bytes');
+    // 1,500,000 bytes in all: 20 charges of 100,000 fit 15 times.
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => charge(nats, accountId, 100_000, `race-${i}`)));
+    const refused = replies.filter((reply) => reply.error);
+    expect({ charged: replies.length - refused.length, refused: refused.length }).toEqual({ charged: 15, refused: 5 });
+    expect(refused[0].error).toMatchObject({ code: 'ERROR_CODE_QUOTA_EXCEEDED', message: expect.stringContaining('monthly and additional GB allowance used up') });
+    expect(await admin(env().platform, 'usage', 'show', accountId)).toMatchObject({ monthlyUsedBytes: 1_000_000, additionalUsedBytes: 500_000 });
+
+    for (const baseUrl of replicas()) {
+      const answer = await call(baseUrl, 'POST', '/v1/process/jobs', key, {
+        tasks: { in: { operation: 'import/upload' }, c: { operation: 'convert', input: 'in', input_format: 'png', output_format: 'jpg' }, out: { operation: 'export/url', input: ['c'] } },
+      });
+      expect({ status: answer.status, body: answer.body }).toEqual({
+        status: 402,
+        body: { status: 'error', message: 'monthly and additional GB allowance used up: nothing left to meter this job against' },
+      });
+    }
   });
 });

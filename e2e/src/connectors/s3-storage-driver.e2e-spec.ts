@@ -1,0 +1,59 @@
+/**
+ * The platform on its `s3` storage driver with a real MinIO: the upload form
+ * is a presigned PUT straight to MinIO (Content-Type signed), the conversion
+ * reads and writes the bucket, and the download's 302 points at a presigned
+ * MinIO GET that names the file.
+ */
+import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { type RunningMinio, startMinio } from '@transmute/devstack';
+import { decodeImage, gradientPng, type Sample, taskOf, uploadConvertExport, waitForFinished } from '../support';
+import { platformFixture } from '../support/platform-fixture';
+
+let minio: RunningMinio;
+let sample: Sample;
+const platformOptions = { name: 's3-storage-driver', extraEnv: {} as Record<string, string> };
+beforeAll(async () => {
+  [minio, sample] = await Promise.all([startMinio(), gradientPng(321, 203)]);
+  const admin = new S3Client({ region: minio.region, endpoint: minio.endpoint, forcePathStyle: true, credentials: minio });
+  await admin.send(new CreateBucketCommand({ Bucket: 'transmute-platform' }));
+  admin.destroy();
+  Object.assign(platformOptions.extraEnv, {
+    TRANSMUTE_STORAGE_DRIVER: 's3',
+    TRANSMUTE_STORAGE_S3_BUCKET: 'transmute-platform',
+    TRANSMUTE_STORAGE_S3_REGION: minio.region,
+    TRANSMUTE_STORAGE_S3_ENDPOINT: minio.endpoint,
+    TRANSMUTE_STORAGE_S3_ACCESS_KEY_ID: minio.accessKeyId,
+    TRANSMUTE_STORAGE_S3_SECRET_ACCESS_KEY: minio.secretAccessKey,
+  });
+}, 60_000);
+afterAll(() => minio?.stop());
+
+const env = platformFixture(platformOptions);
+
+it('uploads to a signed MinIO PUT, converts from and to the bucket, and downloads through a signed MinIO GET', async () => {
+  const { client } = env();
+  const created = await client.createJob(uploadConvertExport('png', 'jpg', 'e2e-s3-driver'));
+  const form = taskOf(created, 'import-my-file').result?.form;
+  if (!form) throw new Error(`no upload form: ${JSON.stringify(created)}`);
+  expect(form.url.startsWith(`${minio.endpoint}/transmute-platform/`)).toBe(true);
+
+  // The Content-Type is part of the signature: MinIO itself refuses another one.
+  expect((await client.upload(form, sample.bytes, { ...form.headers, 'Content-Type': 'text/html' })).status).toBe(403);
+  expect((await client.upload(form, sample.bytes)).status).toBe(200);
+
+  await client.completeUpload(created.id);
+  const finished = await waitForFinished(client, created.id, 60_000);
+  const link = taskOf(finished, 'export-my-file').result?.url;
+  if (!link) throw new Error(`no export link: ${JSON.stringify(finished)}`);
+  const { location, file } = await client.download(link);
+  expect(location.startsWith(`${minio.endpoint}/transmute-platform/`)).toBe(true);
+  expect(file.headers.get('content-disposition')).toMatch(/attachment; filename=/);
+  const image = await decodeImage(file.bytes);
+  expect({ format: image.format, width: image.width, height: image.height }).toEqual({ format: 'jpeg', width: 321, height: 203 });
+
+  // Sources and results live in the bucket, not on local disk.
+  const admin = new S3Client({ region: minio.region, endpoint: minio.endpoint, forcePathStyle: true, credentials: minio });
+  const listed = await admin.send(new ListObjectsV2Command({ Bucket: 'transmute-platform' }));
+  admin.destroy();
+  expect((listed.Contents ?? []).length).toBeGreaterThanOrEqual(2);
+});

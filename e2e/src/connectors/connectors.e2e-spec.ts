@@ -153,6 +153,8 @@ function roundTrip(source: Record<string, unknown>, destination: Record<string, 
 
 async function runToEnd(body: CreateJobRequest): Promise<Job> {
   const created = await client().createJob(body);
+  // Jobs wait for complete-upload even when they only fetch (docs/decisions.md).
+  await client().completeUpload(created.id);
   return waitForJob(client(), created.id, (job) => ['finished', 'failed'].includes(job.status), JOB_TIMEOUT_MS, { stopOnTerminal: false, waitingFor: 'the job to end' });
 }
 
@@ -287,6 +289,7 @@ describe('credentials never leave', () => {
       ...logs,
     };
     expect(replies.length).toBeGreaterThan(20);
+    expect(webhookBodies.length).toBeGreaterThan(5);
     expect(Object.keys(logs).length).toBeGreaterThan(3);
     const found: string[] = [];
     for (const [secretName, secret] of Object.entries(secrets)) {

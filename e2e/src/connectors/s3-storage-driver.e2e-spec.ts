@@ -4,16 +4,38 @@
  * reads and writes the bucket, and the download's 302 points at a presigned
  * MinIO GET that names the file.
  */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { type RunningMinio, startMinio } from '@transmute/devstack';
-import { decodeImage, gradientPng, type Sample, taskOf, uploadConvertExport, waitForFinished } from '../support';
+import { taskOf, uploadConvertExport, waitForFinished } from '../support';
 import { platformFixture } from '../support/platform-fixture';
 
 let minio: RunningMinio;
-let sample: Sample;
-const platformOptions = { name: 's3-storage-driver', extraEnv: {} as Record<string, string> };
+const run = promisify(execFile);
+let sample: { bytes: Buffer };
+/** tar -> zip (archive family) on a tar made here; the result is checked by listing it. */
+const platformOptions = { name: 's3-storage-driver', families: ['archive'], extraEnv: {} as Record<string, string> };
+async function withDir<T>(use: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 's3-driver-'));
+  try {
+    return await use(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+const makeTar = () =>
+  withDir(async (dir) => {
+    await writeFile(join(dir, 'member.bin'), randomBytes(256 * 1024));
+    await run('bsdtar', ['-cf', join(dir, 'in.tar'), '-C', dir, 'member.bin']);
+    return { bytes: await readFile(join(dir, 'in.tar')) };
+  });
 beforeAll(async () => {
-  [minio, sample] = await Promise.all([startMinio(), gradientPng(321, 203)]);
+  [minio, sample] = await Promise.all([startMinio(), makeTar()]);
   const admin = new S3Client({ region: minio.region, endpoint: minio.endpoint, forcePathStyle: true, credentials: minio });
   await admin.send(new CreateBucketCommand({ Bucket: 'transmute-platform' }));
   admin.destroy();
@@ -32,7 +54,7 @@ const env = platformFixture(platformOptions);
 
 it('uploads to a signed MinIO PUT, converts from and to the bucket, and downloads through a signed MinIO GET', async () => {
   const { client } = env();
-  const created = await client.createJob(uploadConvertExport('png', 'jpg', 'e2e-s3-driver'));
+  const created = await client.createJob(uploadConvertExport('tar', 'zip', 'e2e-s3-driver'));
   const form = taskOf(created, 'import-my-file').result?.form;
   if (!form) throw new Error(`no upload form: ${JSON.stringify(created)}`);
   expect(form.url.startsWith(`${minio.endpoint}/transmute-platform/`)).toBe(true);
@@ -48,8 +70,11 @@ it('uploads to a signed MinIO PUT, converts from and to the bucket, and download
   const { location, file } = await client.download(link);
   expect(location.startsWith(`${minio.endpoint}/transmute-platform/`)).toBe(true);
   expect(file.headers.get('content-disposition')).toMatch(/attachment; filename=/);
-  const image = await decodeImage(file.bytes);
-  expect({ format: image.format, width: image.width, height: image.height }).toEqual({ format: 'jpeg', width: 321, height: 203 });
+  const listing = await withDir(async (dir) => {
+    await writeFile(join(dir, 'out.zip'), file.bytes);
+    return (await run('bsdtar', ['-tf', join(dir, 'out.zip')])).stdout;
+  });
+  expect(listing.split('\n')).toContain('member.bin');
 
   // Sources and results live in the bucket, not on local disk.
   const admin = new S3Client({ region: minio.region, endpoint: minio.endpoint, forcePathStyle: true, credentials: minio });

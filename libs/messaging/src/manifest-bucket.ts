@@ -1,5 +1,7 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { fromBinary, toBinary } from '@bufbuild/protobuf';
 import type { JetStreamClient, KV } from 'nats';
-import { CATALOGUE_MANIFESTS_BUCKET } from '@transmute/contracts';
+import { CATALOGUE_MANIFESTS_BUCKET, type FamilyManifest, FamilyManifestSchema } from '@transmute/contracts';
 
 /** A family that stops refreshing its manifest drops out of the catalogue after this long. */
 export const MANIFEST_TTL_MS = 60_000;
@@ -8,4 +10,17 @@ export const MANIFEST_REFRESH_MS = 20_000;
 /** The KV bucket where running converter families keep their manifests (created on first use). */
 export function openManifestBucket(js: JetStreamClient): Promise<KV> {
   return js.views.kv(CATALOGUE_MANIFESTS_BUCKET, { history: 1, ttl: MANIFEST_TTL_MS });
+}
+
+/**
+ * A manifest repeats the same option tables on thousands of pairs (the image
+ * family's is 4.8 MB as plain protobuf), far over NATS's default 1 MB payload;
+ * gzip brings it to a few tens of kilobytes.
+ */
+export function encodeManifest(manifest: FamilyManifest): Uint8Array {
+  return gzipSync(toBinary(FamilyManifestSchema, manifest), { level: 9 });
+}
+
+export function decodeManifest(value: Uint8Array): FamilyManifest {
+  return fromBinary(FamilyManifestSchema, gunzipSync(value));
 }

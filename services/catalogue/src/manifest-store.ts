@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { fromBinary } from '@bufbuild/protobuf';
 import type { KV, NatsConnection } from 'nats';
-import { type FamilyManifest, FamilyManifestSchema } from '@transmute/contracts';
-import { NATS_CONNECTION, openManifestBucket } from '@transmute/messaging';
+import type { FamilyManifest } from '@transmute/contracts';
+import { NATS_CONNECTION, decodeManifest, openManifestBucket } from '@transmute/messaging';
 import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
 import type { CatalogueConfig } from './config';
 import { CatalogueIndex } from './catalogue-index';
@@ -65,7 +64,7 @@ export class ManifestStore implements OnApplicationBootstrap, OnApplicationShutd
 
   private put(family: string, value: Uint8Array): void {
     try {
-      this.manifests.set(family, fromBinary(FamilyManifestSchema, value));
+      this.manifests.set(family, decodeManifest(value));
     } catch (error) {
       this.logger.warn(`ignoring unreadable manifest of ${family}: ${(error as Error).message}`);
     }

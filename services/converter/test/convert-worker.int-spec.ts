@@ -3,11 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { create, fromBinary } from '@bufbuild/protobuf';
+import { create } from '@bufbuild/protobuf';
 import { type NatsConnection, connect } from 'nats';
-import { FamilyManifestSchema, Streams, Subjects, type TaskOutcome, TaskOutcomeSchema, TaskWorkSchema } from '@transmute/contracts';
+import { Streams, Subjects, type TaskOutcome, TaskOutcomeSchema, TaskWorkSchema } from '@transmute/contracts';
 import { createInfraProvider, freePort, type RunningInfra } from '@transmute/devstack';
-import { JetStreamSetup, WorkPublisher, openManifestBucket } from '@transmute/messaging';
+import { JetStreamSetup, WorkPublisher, decodeManifest, openManifestBucket } from '@transmute/messaging';
 import { FsStorage } from '@transmute/storage';
 
 const entry = join(__dirname, '..', 'dist', 'main.js');
@@ -105,7 +105,7 @@ describe('converter worker', () => {
       const deadline = Date.now() + 60_000;
       for (;;) {
         const found = await bucket.get('3d');
-        if (found?.value.length) return fromBinary(FamilyManifestSchema, found.value);
+        if (found?.value.length) return decodeManifest(found.value);
         if (Date.now() > deadline) throw new Error(`no manifest announced:\n${logs.slice(-2_000)}`);
         await new Promise((resolve) => setTimeout(resolve, 200));
       }

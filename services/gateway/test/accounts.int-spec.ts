@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { INestApplication } from '@nestjs/common';
@@ -220,6 +220,22 @@ describe('accounts, keys, rate limits and usage (real NATS + FerretDB, admin CLI
     const applied = replies.findIndex((reply) => reply.usage);
     expect((await charge(`job${applied}/convert`)).usage).toBeDefined();
     expect((await admin('usage', 'show', 'metered')).json.additionalUsedBytes).toBe(5_000);
+  });
+
+  it('measures what authentication and the shared rate limit add to a request', async () => {
+    const timed = async (request: () => Promise<Response>): Promise<number[]> => {
+      const times: number[] = [];
+      for (let i = 0; i < 40; i += 1) {
+        const started = performance.now();
+        expect((await request()).status).toBe(404);
+        times.push(performance.now() - started);
+      }
+      return times.sort((a, b) => a - b);
+    };
+    const keyedTimes = await timed(() => keyed(DEV_KEY));
+    const bareTimes = await timed(() => fetch(`${baseUrl}/v1/no-such-route`));
+    const p50 = (times: number[]) => (times[Math.floor(times.length / 2)] as number).toFixed(1);
+    process.stdout.write(`keyed request p50 ${p50(keyedTimes)} ms, unkeyed 404 p50 ${p50(bareTimes)} ms (40 sequential each, load ${loadavg()[0]?.toFixed(1)})\n`);
   });
 
   it('lists plans and moves an account to another plan', async () => {

@@ -16,7 +16,7 @@ import {
   TaskWorkSchema,
 } from '@transmute/contracts';
 import { createInfraProvider, freePort, repoRoot, type RunningInfra } from '@transmute/devstack';
-import { openManifestBucket } from '@transmute/messaging';
+import { encodeManifest, openManifestBucket } from '@transmute/messaging';
 import { loadConfig } from '@transmute/service-kit';
 import { AppModule } from '../src/app.module';
 import { type OrchestratorConfig, orchestratorConfig } from '../src/config';
@@ -92,7 +92,7 @@ export class OrchestratorHarness {
         { inputFormat: 'jpg', outputFormat: 'webp' },
       ],
     });
-    await bucket.put('image', toBinary(FamilyManifestSchema, manifest));
+    await bucket.put('image', encodeManifest(manifest));
   }
 
   private async startCatalogue(): Promise<void> {

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { create, toBinary } from '@bufbuild/protobuf';
+import { create } from '@bufbuild/protobuf';
 import type { KV, NatsConnection } from 'nats';
 import { Consumers, FamilyManifestSchema, Streams, Subjects } from '@transmute/contracts';
-import { MANIFEST_REFRESH_MS, NATS_CONNECTION, type TaskWorkRunner, TaskWorkers, openManifestBucket } from '@transmute/messaging';
+import { MANIFEST_REFRESH_MS, NATS_CONNECTION, type TaskWorkRunner, TaskWorkers, encodeManifest, openManifestBucket } from '@transmute/messaging';
 import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
 import type { ConverterConfig } from '../config';
 import type { ConverterFamily } from '../families/family';
@@ -58,6 +58,6 @@ export class ConvertWorker implements OnApplicationBootstrap, BeforeApplicationS
       engineVersion: this.family.engineVersion,
       pairs: this.family.pairs(),
     });
-    await this.manifests!.put(this.family.name, toBinary(FamilyManifestSchema, manifest));
+    await this.manifests!.put(this.family.name, encodeManifest(manifest));
   }
 }

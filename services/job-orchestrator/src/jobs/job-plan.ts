@@ -155,7 +155,8 @@ function checkInputs(name: string, spec: TaskSpec, specs: Map<string, TaskSpec>)
 
 function requireFields(name: string, spec: TaskSpec): void {
   if (spec.operation === 'import/url' && !spec.url) throw invalid(`import/url task ${name}: url is required`);
-  if (spec.operation === 'import/base64' && !spec.file) throw invalid(`import/base64 task ${name}: file is required`);
+  // The gateway decodes and stores the file at creation and leaves only stored_key (docs/decisions.md).
+  if (spec.operation === 'import/base64' && !spec.file && !spec.storedKey) throw invalid(`import/base64 task ${name}: file is required`);
 }
 
 function traceToImport(start: string, specs: Map<string, TaskSpec>, dependsOn: Map<string, string[]>): void {

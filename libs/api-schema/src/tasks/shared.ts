@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FormatName, TaskName, optional } from '../common';
 
 /** `input`: one task name, or a list of them. */
-export const TaskInput = z.union([TaskName, z.array(TaskName).min(1)]).meta({
+export const TaskInput = z.union([TaskName, z.array(TaskName).min(1)], { error: 'must be a task name or an array of task names' }).meta({
   id: 'TaskInput',
   description: 'The name of the task this one takes its source from, or a list of names (exports).',
 });

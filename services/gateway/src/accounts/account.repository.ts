@@ -52,7 +52,13 @@ export class AccountRepository {
 
   /** Replaces the key stored under its prefix (the development bootstrap). */
   async upsertKey(key: ApiKeyRecord): Promise<void> {
-    await this.keys.replaceOne({ _id: key._id }, key, { upsert: true }).exec();
+    try {
+      await this.keys.replaceOne({ _id: key._id }, key, { upsert: true }).exec();
+    } catch (error) {
+      // Two replicas starting together both upsert; the loser's insert collides, and the document now exists to replace.
+      if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
+      await this.keys.replaceOne({ _id: key._id }, key).exec();
+    }
   }
 
   findKey(prefix: string): Promise<ApiKeyRecord | null> {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { create } from '@bufbuild/protobuf';
+import { create, fromBinary } from '@bufbuild/protobuf';
 import { type NatsConnection, connect } from 'nats';
 import { Streams, Subjects, type TaskOutcome, TaskOutcomeSchema, TaskWorkSchema } from '@transmute/contracts';
 import { createInfraProvider, freePort, type RunningInfra } from '@transmute/devstack';

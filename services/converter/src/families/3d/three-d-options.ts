@@ -1,10 +1,7 @@
 import { create } from '@bufbuild/protobuf';
-import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { type ConversionOption, ConversionOptionSchema } from '@transmute/contracts';
+import { booleanOr, boolValue, textValue } from '../option-builders';
 import { ENCODINGS, THREE_D_EXPORTERS } from './three-d-formats';
-
-const text = (value: string) => create(ValueSchema, { kind: { case: 'stringValue', value } });
-const bool = (value: boolean) => create(ValueSchema, { kind: { case: 'boolValue', value } });
 
 export function threeDOptions(outputFormat: string): ConversionOption[] {
   const options: ConversionOption[] = [];
@@ -17,7 +14,7 @@ export function threeDOptions(outputFormat: string): ConversionOption[] {
         description: 'Binary files are smaller; ASCII ones can be read and edited as text.',
         group: 'output',
         values: ENCODINGS.map((value) => ({ value, label: value })),
-        default: text('binary'),
+        default: textValue('binary'),
       }),
     );
   }
@@ -28,7 +25,7 @@ export function threeDOptions(outputFormat: string): ConversionOption[] {
       label: 'Join identical vertices',
       description: 'Merge vertices shared by several faces into one, for a smaller, indexed mesh.',
       group: 'mesh',
-      default: bool(false),
+      default: boolValue(false),
     }),
   );
   return options;
@@ -40,10 +37,9 @@ export interface ThreeDSettings {
 }
 
 export function threeDSettings(options: Readonly<Record<string, unknown>>): ThreeDSettings {
-  const join = options['join_vertices'];
   return {
     binary: options['encoding'] !== 'ascii',
-    joinVertices: join === true || join === 'true',
+    joinVertices: booleanOr(options['join_vertices'], false),
   };
 }
 

@@ -1,7 +1,8 @@
-import { open, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
+import { head as readHead } from '../../matrix/output-checks';
 import { THREE_D_EXPORTERS } from './three-d-formats';
 
 const TIMEOUT_MS = 60_000;
@@ -78,17 +79,6 @@ export function threeDProof(): FamilyProof {
       if (faces < 1) throw new Error(`assimp reads no faces from the ${format} output`);
     },
   };
-}
-
-async function readHead(path: string, bytes: number): Promise<Buffer> {
-  const file = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await file.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await file.close();
-  }
 }
 
 /** A glTF 2.0 triangle with its vertex buffer inline as a data URI: one self-contained file. */

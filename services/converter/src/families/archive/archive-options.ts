@@ -1,5 +1,5 @@
 import type { ConversionOption } from '@transmute/contracts';
-import { integerIn, numberOption } from '../ffmpeg/option-builders';
+import { integerIn, numberOption } from '../option-builders';
 import { type ArchiveFormat, levelRange } from './archive-formats';
 
 /** The one setting archives take: how hard to compress, in the range of the target's compressor. */

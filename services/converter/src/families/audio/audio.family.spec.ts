@@ -3,6 +3,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { convertFile, convertToNewFile, probeJson } from '../ffmpeg/media-family.test-support';
 import { AudioFamily } from './audio.family';
 
 const exec = promisify(execFile);
@@ -12,16 +13,12 @@ interface Probe {
   streams: { codec_type: string; codec_name: string; sample_rate?: string; channels?: number }[];
 }
 
-async function probe(path: string): Promise<Probe> {
-  const { stdout } = await exec('ffprobe', ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type,codec_name,sample_rate,channels', '-of', 'json', path]);
-  return JSON.parse(stdout) as Probe;
-}
+const probe = (path: string) => probeJson<Probe>(path, 'format=duration:stream=codec_type,codec_name,sample_rate,channels');
 
 describe('AudioFamily (real ffmpeg)', () => {
   const family = new AudioFamily();
   let dir: string;
   let source: string;
-  let count = 0;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'audio-family-'));
@@ -37,16 +34,7 @@ describe('AudioFamily (real ffmpeg)', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   const convert = async (outputFormat: string, options: Record<string, unknown> = {}, progress: number[] = []) => {
-    const outputPath = join(dir, `out-${count++}.${outputFormat}`);
-    await family.convert({
-      inputPath: source,
-      outputPath,
-      inputFormat: 'wav',
-      outputFormat,
-      options,
-      signal: new AbortController().signal,
-      reportProgress: (percent) => progress.push(percent),
-    });
+    const outputPath = await convertToNewFile(family, dir, { inputPath: source, inputFormat: 'wav', outputFormat, options, progress });
     const result = await probe(outputPath);
     return { size: (await stat(outputPath)).size, probe: result, audio: result.streams.find((s) => s.codec_type === 'audio')! };
   };
@@ -91,17 +79,7 @@ describe('AudioFamily (real ffmpeg)', () => {
   it('fails a corrupt input as a permanent error, then keeps converting', async () => {
     const broken = join(dir, 'broken.mp3');
     await writeFile(broken, Buffer.alloc(4096, 0x41));
-    await expect(
-      family.convert({
-        inputPath: broken,
-        outputPath: join(dir, 'never.wav'),
-        inputFormat: 'mp3',
-        outputFormat: 'wav',
-        options: {},
-        signal: new AbortController().signal,
-        reportProgress: () => undefined,
-      }),
-    ).rejects.toMatchObject({ name: 'ServiceFailure', retryable: false });
+    await expect(convertFile(family, { inputPath: broken, outputPath: join(dir, 'never.wav'), inputFormat: 'mp3', outputFormat: 'wav' })).rejects.toMatchObject({ name: 'ServiceFailure', retryable: false });
     expect((await convert('opus')).audio.codec_name).toBe('opus');
   });
 

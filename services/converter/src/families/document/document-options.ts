@@ -1,6 +1,7 @@
 import type { ConversionOption } from '@transmute/contracts';
+import type { ConversionRequest } from '../family';
+import { booleanOr, checkboxOption, choiceOr, integerIn, numberOption, selectOption } from '../option-builders';
 import { CSV_DELIMITERS } from './office-formats';
-import { booleanOr, checkboxOption, choiceOr, integerIn, numberOption, selectOption } from './option-builders';
 import { NUMBERED_WRITERS, TOC_WRITERS } from './markup-formats';
 
 const MAX_PAGE = 100_000;
@@ -122,6 +123,9 @@ export interface DocumentSettings {
   tableOfContents: boolean;
   numberSections: boolean;
 }
+
+/** A conversion as the command-line engines (pandoc, poppler, Ghostscript) take it: the task's files and its read settings. */
+export type DocumentJob = Pick<ConversionRequest, 'inputPath' | 'outputPath' | 'inputFormat' | 'outputFormat' | 'signal'> & { settings: DocumentSettings };
 
 /** Reads a task's options; unknown or out-of-range values fall back to their defaults. */
 export function documentSettings(options: Readonly<Record<string, unknown>>): DocumentSettings {

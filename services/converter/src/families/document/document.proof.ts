@@ -1,10 +1,11 @@
-import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
-import { OLE2, expectBytes, expectOoxml, expectText, expectZipMimetype, head } from './file-signatures';
+import { OLE2, expectBytes, expectOoxml, expectText, expectZipMimetype, head } from '../../matrix/output-checks';
+import { type SampleMaker, cachedSampleMaker, copiedSampleProof } from '../../matrix/sample-cache';
 
 /** A word every sample carries, so text outputs can be checked for content, not only shape. */
 export const SAMPLE_WORD = 'Transmute';
@@ -98,7 +99,6 @@ const OFFICE_SAMPLES: Record<string, { from: string; filter: string }> = {
 /** Samples of each format, made once per proof and copied into the directory the runner asks for. */
 export function documentProof(): FamilyProof {
   let scratch: Promise<string> | undefined;
-  const made = new Map<string, Promise<string>>();
   // One cold LibreOffice at a time on one profile: sample making is not the product path.
   let officeQueue: Promise<unknown> = Promise.resolve();
 
@@ -134,49 +134,31 @@ export function documentProof(): FamilyProof {
     return run;
   };
 
-  const make = (format: string, signal: AbortSignal): Promise<string> => {
-    let sample = made.get(format);
-    if (!sample) {
-      sample = (async () => {
-        const dir = await scratchDir();
-        const path = join(dir, `sample.${format}`);
-        if (format === 'md' || format === 'markdown') await writeFile(path, MARKDOWN);
-        else if (format === 'csv') await writeFile(path, CSV);
-        else if (format === 'tsv') await writeFile(path, TSV);
-        else if (format === 'txt') await writeFile(path, TEXT);
-        else if (format === 't2t') await writeFile(path, T2T);
-        else if (format === 'creole') await writeFile(path, CREOLE);
-        else if (PANDOC_SAMPLES[format]) {
-          await runEngine({ command: 'pandoc', args: ['--from', 'markdown', ...PANDOC_SAMPLES[format]!, '-o', path, await make('md', signal)], timeoutMs: 60_000, signal });
-        } else if (OFFICE_SAMPLES[format]) {
-          const { from, filter } = OFFICE_SAMPLES[format]!;
-          await office(await make(from, signal), path, filter, signal);
-        } else if (format === 'ps') {
-          await runEngine({ command: 'pdftops', args: [await make('pdf', signal), path], timeoutMs: 60_000, signal });
-        } else if (format === 'eps') {
-          await runEngine({ command: 'pdftocairo', args: ['-eps', '-f', '1', '-l', '1', await make('pdf', signal), path], timeoutMs: 60_000, signal });
-        } else {
-          throw new Error(`the document proof cannot make a ${format} sample`);
-        }
-        return path;
-      })();
-      made.set(format, sample);
-      sample.catch(() => made.delete(format));
+  const make: SampleMaker = cachedSampleMaker(async (format, signal) => {
+    const dir = await scratchDir();
+    const path = join(dir, `sample.${format}`);
+    if (format === 'md' || format === 'markdown') await writeFile(path, MARKDOWN);
+    else if (format === 'csv') await writeFile(path, CSV);
+    else if (format === 'tsv') await writeFile(path, TSV);
+    else if (format === 'txt') await writeFile(path, TEXT);
+    else if (format === 't2t') await writeFile(path, T2T);
+    else if (format === 'creole') await writeFile(path, CREOLE);
+    else if (PANDOC_SAMPLES[format]) {
+      await runEngine({ command: 'pandoc', args: ['--from', 'markdown', ...PANDOC_SAMPLES[format]!, '-o', path, await make('md', signal)], timeoutMs: 60_000, signal });
+    } else if (OFFICE_SAMPLES[format]) {
+      const { from, filter } = OFFICE_SAMPLES[format]!;
+      await office(await make(from, signal), path, filter, signal);
+    } else if (format === 'ps') {
+      await runEngine({ command: 'pdftops', args: [await make('pdf', signal), path], timeoutMs: 60_000, signal });
+    } else if (format === 'eps') {
+      await runEngine({ command: 'pdftocairo', args: ['-eps', '-f', '1', '-l', '1', await make('pdf', signal), path], timeoutMs: 60_000, signal });
+    } else {
+      throw new Error(`the document proof cannot make a ${format} sample`);
     }
-    return sample;
-  };
+    return path;
+  });
 
-  return {
-    family: 'document',
-    async generateSample(inputFormat, dir, signal) {
-      const source = await make(inputFormat, signal);
-      await mkdir(dir, { recursive: true });
-      const target = join(dir, `sample.${inputFormat}`);
-      await copyFile(source, target);
-      return target;
-    },
-    verifyOutput: verifyDocumentOutput,
-  };
+  return copiedSampleProof('document', make, verifyDocumentOutput);
 }
 
 /** Checks that `path` really is a `format` file. */

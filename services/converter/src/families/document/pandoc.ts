@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
-import type { DocumentSettings } from './document-options';
+import type { DocumentJob } from './document-options';
 import { MARKUP_READERS, MARKUP_WRITERS } from './markup-formats';
 
 const TIMEOUT_MS = 5 * 60_000;
@@ -22,15 +22,8 @@ function Image(image)
 end
 `;
 
-export async function convertWithPandoc(job: {
-  inputPath: string;
-  outputPath: string;
-  inputFormat: string;
-  /** An extension of MARKUP_WRITERS. */
-  outputFormat: string;
-  settings: DocumentSettings;
-  signal: AbortSignal;
-}): Promise<void> {
+/** `job.outputFormat` is an extension of MARKUP_WRITERS. */
+export async function convertWithPandoc(job: DocumentJob): Promise<void> {
   const reader = MARKUP_READERS[job.inputFormat]!;
   const writer = MARKUP_WRITERS[job.outputFormat]!;
   const writerArgs = ['--to', writer.writer, '--output', job.outputPath];

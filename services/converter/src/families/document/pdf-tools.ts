@@ -1,7 +1,7 @@
 import { rename } from 'node:fs/promises';
 import { ServiceFailure } from '@transmute/contracts';
 import { runEngine } from '../../engine/run-engine';
-import type { DocumentSettings } from './document-options';
+import type { DocumentJob, DocumentSettings } from './document-options';
 
 /** What poppler (for PDF) and Ghostscript (for PostScript) write, by input format. */
 export const PDF_TOOL_OUTPUTS: Record<string, readonly string[]> = {
@@ -13,16 +13,7 @@ export const PDF_TOOL_OUTPUTS: Record<string, readonly string[]> = {
 
 const TIMEOUT_MS = 5 * 60_000;
 
-interface PdfToolJob {
-  inputPath: string;
-  outputPath: string;
-  inputFormat: string;
-  outputFormat: string;
-  settings: DocumentSettings;
-  signal: AbortSignal;
-}
-
-export async function convertWithPdfTools(job: PdfToolJob): Promise<void> {
+export async function convertWithPdfTools(job: DocumentJob): Promise<void> {
   if (job.inputFormat === 'pdf') return popplerConvert(job);
   return ghostscriptConvert(job);
 }
@@ -34,7 +25,7 @@ function pageArgs(settings: DocumentSettings): string[] {
   return args;
 }
 
-async function popplerConvert({ inputPath, outputPath, outputFormat, settings, signal }: PdfToolJob): Promise<void> {
+async function popplerConvert({ inputPath, outputPath, outputFormat, settings, signal }: DocumentJob): Promise<void> {
   const onePage = ['-f', String(settings.page), '-l', String(settings.page)];
   const run = (command: string, args: string[]) => runEngine({ command, args, timeoutMs: TIMEOUT_MS, signal });
   switch (outputFormat) {
@@ -70,7 +61,7 @@ async function popplerConvert({ inputPath, outputPath, outputFormat, settings, s
   }
 }
 
-async function ghostscriptConvert({ inputPath, outputPath, inputFormat, outputFormat, settings, signal }: PdfToolJob): Promise<void> {
+async function ghostscriptConvert({ inputPath, outputPath, inputFormat, outputFormat, settings, signal }: DocumentJob): Promise<void> {
   const device = { pdf: 'pdfwrite', png: 'png16m', jpg: 'jpeg' }[outputFormat];
   if (!device) throw ServiceFailure.validation(`the document family does not write ${inputFormat} to ${outputFormat}`);
   const raster = outputFormat === 'png' || outputFormat === 'jpg';

@@ -1,5 +1,5 @@
 import type { ConversionOption } from '@transmute/contracts';
-import { booleanOr, checkboxOption, choiceOr, integerIn, numberOption, selectOption } from '../document/option-builders';
+import { booleanOr, checkboxOption, choiceOr, integerIn, numberOption, selectOption } from '../option-builders';
 import { OUTPUT_PROFILES, PAPER_SIZES } from './ebook-formats';
 
 const outputProfile = selectOption({

@@ -1,10 +1,11 @@
-import { copyFile, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
+import { ZIP, expectBytes, expectText, head } from '../../matrix/output-checks';
+import { type SampleMaker, cachedSampleMaker, copiedSampleProof } from '../../matrix/sample-cache';
 import { SAMPLE_WORD, verifyDocumentOutput } from '../document/document.proof';
-import { ZIP, expectBytes, expectText, head } from '../document/file-signatures';
 
 const MARKDOWN = `---
 title: ${SAMPLE_WORD} sample book
@@ -36,58 +37,40 @@ const MOBI_ALIASES = new Set(['azw', 'prc']);
 
 export function ebookProof(): FamilyProof {
   let scratch: Promise<string> | undefined;
-  const made = new Map<string, Promise<string>>();
   const scratchDir = () => (scratch ??= mkdtemp(join(tmpdir(), 'transmute-ebook-samples-')));
 
-  const make = (format: string, signal: AbortSignal): Promise<string> => {
-    let sample = made.get(format);
-    if (sample) return sample;
-    sample = (async () => {
-      const dir = await scratchDir();
-      const path = join(dir, `sample.${format}`);
-      if (format === 'md') {
-        await writeFile(path, MARKDOWN);
-      } else if (PANDOC_SAMPLES[format]) {
-        await runEngine({ command: 'pandoc', args: ['-f', 'markdown', ...PANDOC_SAMPLES[format]!, '-o', path, await make('md', signal)], timeoutMs: 60_000, signal });
-      } else if (CALIBRE_SAMPLES.has(format)) {
-        await runEngine({
-          command: 'ebook-convert',
-          args: [await make('epub', signal), path],
-          env: CALIBRE_ENV,
-          timeoutMs: 120_000,
-          memoryLimitMb: 0,
-          signal,
-        });
-      } else if (MOBI_ALIASES.has(format)) {
-        await copyFile(await make('mobi', signal), path);
-      } else if (format === 'cbz') {
-        // A comic: two page images (rendered from the PDF sample) in a zip.
-        const pages = await mkdtemp(join(dir, 'comic-'));
-        await runEngine({ command: 'pdftocairo', args: ['-png', '-r', '40', '-f', '1', '-l', '2', await make('pdf', signal), join(pages, 'page')], timeoutMs: 60_000, signal });
-        // Members by name: calibre refuses a `./` entry.
-        const images = (await readdir(pages)).sort();
-        await runEngine({ command: 'bsdtar', args: ['--format', 'zip', '-cf', path, '-C', pages, ...images], timeoutMs: 60_000, signal });
-      } else {
-        throw new Error(`the ebook proof cannot make a ${format} sample`);
-      }
-      return path;
-    })();
-    made.set(format, sample);
-    sample.catch(() => made.delete(format));
-    return sample;
-  };
+  const make: SampleMaker = cachedSampleMaker(async (format, signal) => {
+    const dir = await scratchDir();
+    const path = join(dir, `sample.${format}`);
+    if (format === 'md') {
+      await writeFile(path, MARKDOWN);
+    } else if (PANDOC_SAMPLES[format]) {
+      await runEngine({ command: 'pandoc', args: ['-f', 'markdown', ...PANDOC_SAMPLES[format]!, '-o', path, await make('md', signal)], timeoutMs: 60_000, signal });
+    } else if (CALIBRE_SAMPLES.has(format)) {
+      await runEngine({
+        command: 'ebook-convert',
+        args: [await make('epub', signal), path],
+        env: CALIBRE_ENV,
+        timeoutMs: 120_000,
+        memoryLimitMb: 0,
+        signal,
+      });
+    } else if (MOBI_ALIASES.has(format)) {
+      await copyFile(await make('mobi', signal), path);
+    } else if (format === 'cbz') {
+      // A comic: two page images (rendered from the PDF sample) in a zip.
+      const pages = await mkdtemp(join(dir, 'comic-'));
+      await runEngine({ command: 'pdftocairo', args: ['-png', '-r', '40', '-f', '1', '-l', '2', await make('pdf', signal), join(pages, 'page')], timeoutMs: 60_000, signal });
+      // Members by name: calibre refuses a `./` entry.
+      const images = (await readdir(pages)).sort();
+      await runEngine({ command: 'bsdtar', args: ['--format', 'zip', '-cf', path, '-C', pages, ...images], timeoutMs: 60_000, signal });
+    } else {
+      throw new Error(`the ebook proof cannot make a ${format} sample`);
+    }
+    return path;
+  });
 
-  return {
-    family: 'ebook',
-    async generateSample(inputFormat, dir, signal) {
-      const source = await make(inputFormat, signal);
-      await mkdir(dir, { recursive: true });
-      const target = join(dir, `sample.${inputFormat}`);
-      await copyFile(source, target);
-      return target;
-    },
-    verifyOutput: verifyEbookOutput,
-  };
+  return copiedSampleProof('ebook', make, verifyEbookOutput);
 }
 
 export async function verifyEbookOutput(format: string, path: string): Promise<void> {

@@ -2,7 +2,7 @@ import type { ConversionOption } from '@transmute/contracts';
 import { AUDIO_CODECS, VIDEO_CODECS, type VideoCodec } from './codecs';
 import type { OutputProfile } from './media-profile';
 import { CHANNELS, FRAME_RATES, MAX_SIDE, MAX_TRIM_SEC, MAX_VIDEO_KBPS, PRESETS, audioBitrates, sampleRates } from './media-settings';
-import { numberOption, selectOption } from './option-builders';
+import { numberOption, selectOption } from '../option-builders';
 
 /**
  * The options one media pair accepts, derived from the output's profile so

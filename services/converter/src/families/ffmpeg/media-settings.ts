@@ -1,6 +1,6 @@
 import { AUDIO_CODECS, type AudioCodecName, COMMON_BITRATES, COMMON_SAMPLE_RATES, VIDEO_CODECS, type VideoCodecName } from './codecs';
 import type { OutputProfile } from './media-profile';
-import { choiceIn, integerIn } from './option-builders';
+import { choiceIn, integerIn } from '../option-builders';
 
 export const PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow'] as const;
 export type Preset = (typeof PRESETS)[number];

@@ -1,9 +1,10 @@
-import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
-import { expectBytes, expectText, head } from '../document/file-signatures';
+import { expectBytes, expectText, head } from '../../matrix/output-checks';
+import { type SampleMaker, cachedSampleMaker, copiedSampleProof } from '../../matrix/sample-cache';
 
 export const SAMPLE_FONT_NAME = 'TransmuteSample';
 
@@ -31,7 +32,6 @@ font.save(sys.argv[1])
 
 export function fontProof(): FamilyProof {
   let base: Promise<string> | undefined;
-  const made = new Map<string, Promise<string>>();
 
   const baseFont = (signal: AbortSignal) =>
     (base ??= (async () => {
@@ -43,32 +43,15 @@ export function fontProof(): FamilyProof {
       return path;
     })());
 
-  const make = (format: string, signal: AbortSignal): Promise<string> => {
-    let sample = made.get(format);
-    if (sample) return sample;
-    sample = (async () => {
-      const sfd = await baseFont(signal);
-      if (format === 'sfd') return sfd;
-      const path = sfd.replace(/\.sfd$/, `.${format}`);
-      await runEngine({ command: 'fontforge', args: ['-quiet', '-lang=ff', '-c', 'Open($1); Generate($2)', sfd, path], timeoutMs: 60_000, signal });
-      return path;
-    })();
-    made.set(format, sample);
-    sample.catch(() => made.delete(format));
-    return sample;
-  };
+  const make: SampleMaker = cachedSampleMaker(async (format, signal) => {
+    const sfd = await baseFont(signal);
+    if (format === 'sfd') return sfd;
+    const path = sfd.replace(/\.sfd$/, `.${format}`);
+    await runEngine({ command: 'fontforge', args: ['-quiet', '-lang=ff', '-c', 'Open($1); Generate($2)', sfd, path], timeoutMs: 60_000, signal });
+    return path;
+  });
 
-  return {
-    family: 'font',
-    async generateSample(inputFormat, dir, signal) {
-      const source = await make(inputFormat, signal);
-      await mkdir(dir, { recursive: true });
-      const target = join(dir, `sample.${inputFormat}`);
-      await copyFile(source, target);
-      return target;
-    },
-    verifyOutput: verifyFontOutput,
-  };
+  return copiedSampleProof('font', make, verifyFontOutput);
 }
 
 /** Magic bytes of the format, then FontForge must open it and find the sample's name. */

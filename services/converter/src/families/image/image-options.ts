@@ -1,11 +1,7 @@
 import { create } from '@bufbuild/protobuf';
-import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { type ConversionOption, ConversionOptionSchema } from '@transmute/contracts';
+import { booleanOr, boolValue, choiceOr, integerIn, numberValue, textValue } from '../option-builders';
 import { CMYK_OUTPUTS, IMAGE_DECODERS, IMAGE_ENCODERS, LOSSLESS_CAPABLE, LOSSY_OUTPUTS } from './image-formats';
-
-const number = (value: number) => create(ValueSchema, { kind: { case: 'numberValue', value } });
-const text = (value: string) => create(ValueSchema, { kind: { case: 'stringValue', value } });
-const bool = (value: boolean) => create(ValueSchema, { kind: { case: 'boolValue', value } });
 
 export const FITS = ['inside', 'cover', 'contain', 'fill', 'outside'] as const;
 export const BACKGROUNDS = { keep: null, white: '#ffffff', black: '#000000', grey: '#808080' } as const;
@@ -27,7 +23,7 @@ export function imageOptions(inputFormat: string, outputFormat: string): Convers
         label: 'Lossless',
         description: 'Keep every pixel exactly; quality no longer applies.',
         group: 'quality',
-        default: bool(false),
+        default: boolValue(false),
       }),
     );
   }
@@ -42,7 +38,7 @@ export function imageOptions(inputFormat: string, outputFormat: string): Convers
         min: 1n,
         max: 100n,
         step: 1n,
-        default: number(80),
+        default: numberValue(80),
         appliesWhen: lossless ? { lossless: 'false' } : {},
       }),
     );
@@ -73,7 +69,7 @@ export function imageOptions(inputFormat: string, outputFormat: string): Convers
       description: 'How the image fits a box given by both width and height.',
       group: 'size',
       values: FITS.map((value) => ({ value, label: value })),
-      default: text('inside'),
+      default: textValue('inside'),
     }),
     create(ConversionOptionSchema, {
       name: 'background',
@@ -82,7 +78,7 @@ export function imageOptions(inputFormat: string, outputFormat: string): Convers
       description: 'Fills transparent areas with a colour; "keep" leaves them transparent where the format allows (white elsewhere).',
       group: 'color',
       values: Object.keys(BACKGROUNDS).map((value) => ({ value, label: value })),
-      default: text('keep'),
+      default: textValue('keep'),
     }),
     create(ConversionOptionSchema, {
       name: 'colorspace',
@@ -91,7 +87,7 @@ export function imageOptions(inputFormat: string, outputFormat: string): Convers
       description: 'Colour model of the result.',
       group: 'color',
       values: COLORSPACES.filter((value) => value !== 'cmyk' || CMYK_OUTPUTS.has(outputFormat)).map((value) => ({ value, label: value })),
-      default: text('srgb'),
+      default: textValue('srgb'),
     }),
   );
   if (outputFormat === 'svg') {
@@ -105,7 +101,7 @@ export function imageOptions(inputFormat: string, outputFormat: string): Convers
         min: 1n,
         max: 99n,
         step: 1n,
-        default: number(50),
+        default: numberValue(50),
       }),
     );
   }
@@ -117,7 +113,7 @@ export function imageOptions(inputFormat: string, outputFormat: string): Convers
         label: 'Strip metadata',
         description: 'Drop EXIF, XMP and ICC metadata from the result.',
         group: 'metadata',
-        default: bool(true),
+        default: boolValue(true),
       }),
     );
   }
@@ -137,26 +133,19 @@ export interface ImageSettings {
   strip: boolean;
 }
 
-function integerIn(value: unknown, min: number, max: number): number | undefined {
-  const parsed = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  return typeof parsed === 'number' && Number.isInteger(parsed) && parsed >= min && parsed <= max ? parsed : undefined;
-}
-
-const flag = (value: unknown, fallback: boolean) => (value === true || value === 'true' ? true : value === false || value === 'false' ? false : fallback);
-
 /** Reads the options a task sent; anything unknown or out of range falls back to its default. */
 export function imageSettings(options: Readonly<Record<string, unknown>>, outputFormat: string): ImageSettings {
   const background = options['background'];
-  const colorspace = COLORSPACES.find((candidate) => candidate === options['colorspace']) ?? 'srgb';
+  const colorspace = choiceOr(options['colorspace'], COLORSPACES, 'srgb');
   return {
     quality: integerIn(options['quality'], 1, 100) ?? 80,
-    lossless: LOSSLESS_CAPABLE.has(outputFormat) && flag(options['lossless'], false),
+    lossless: LOSSLESS_CAPABLE.has(outputFormat) && booleanOr(options['lossless'], false),
     width: integerIn(options['width'], 1, MAX_DIMENSION),
     height: integerIn(options['height'], 1, MAX_DIMENSION),
-    fit: FITS.find((candidate) => candidate === options['fit']) ?? 'inside',
+    fit: choiceOr(options['fit'], FITS, 'inside'),
     background: typeof background === 'string' && background in BACKGROUNDS ? BACKGROUNDS[background as keyof typeof BACKGROUNDS] : null,
     colorspace: colorspace === 'cmyk' && !CMYK_OUTPUTS.has(outputFormat) ? 'srgb' : colorspace,
     threshold: integerIn(options['threshold'], 1, 99) ?? 50,
-    strip: flag(options['strip'], true),
+    strip: booleanOr(options['strip'], true),
   };
 }

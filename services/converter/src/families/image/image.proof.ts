@@ -1,10 +1,11 @@
-import { open, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import { resolveCommand } from '../../engine/resolve-command';
 import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
+import { head as readHead } from '../../matrix/output-checks';
 import { IDENTIFY_CANDIDATES, MAGICK_CANDIDATES } from './image-commands';
 import { IMAGE_DECODERS, IMAGE_ENCODERS } from './image-formats';
 
@@ -248,15 +249,4 @@ async function resolveMagick(): Promise<{ convert: string; identify: string }> {
     return candidates[0]!;
   };
   return { convert: await first(MAGICK_CANDIDATES), identify: await first(IDENTIFY_CANDIDATES) };
-}
-
-async function readHead(path: string, bytes: number): Promise<Buffer> {
-  const file = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await file.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await file.close();
-  }
 }

@@ -3,6 +3,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { convertFile, convertToNewFile, probeJson } from '../ffmpeg/media-family.test-support';
 import { VideoFamily } from './video.family';
 
 const exec = promisify(execFile);
@@ -12,10 +13,7 @@ interface Probe {
   streams: { codec_type: string; codec_name: string; width?: number; height?: number; r_frame_rate?: string }[];
 }
 
-async function probe(path: string): Promise<Probe> {
-  const { stdout } = await exec('ffprobe', ['-v', 'error', '-show_entries', 'format=duration,format_name:stream=codec_type,codec_name,width,height,r_frame_rate', '-of', 'json', path]);
-  return JSON.parse(stdout) as Probe;
-}
+const probe = (path: string) => probeJson<Probe>(path, 'format=duration,format_name:stream=codec_type,codec_name,width,height,r_frame_rate');
 
 const videoStream = (p: Probe) => p.streams.find((s) => s.codec_type === 'video')!;
 const audioStream = (p: Probe) => p.streams.find((s) => s.codec_type === 'audio');
@@ -24,7 +22,6 @@ describe('VideoFamily (real ffmpeg)', () => {
   const family = new VideoFamily();
   let dir: string;
   let source: string;
-  let count = 0;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'video-family-'));
@@ -40,16 +37,7 @@ describe('VideoFamily (real ffmpeg)', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   const convert = async (outputFormat: string, options: Record<string, unknown> = {}, progress: number[] = []) => {
-    const outputPath = join(dir, `out-${count++}.${outputFormat}`);
-    await family.convert({
-      inputPath: source,
-      outputPath,
-      inputFormat: 'mkv',
-      outputFormat,
-      options,
-      signal: new AbortController().signal,
-      reportProgress: (percent) => progress.push(percent),
-    });
+    const outputPath = await convertToNewFile(family, dir, { inputPath: source, inputFormat: 'mkv', outputFormat, options, progress });
     return { path: outputPath, size: (await stat(outputPath)).size, probe: await probe(outputPath) };
   };
 
@@ -122,17 +110,7 @@ describe('VideoFamily (real ffmpeg)', () => {
   it('fails a corrupt input as a permanent error, then keeps converting', async () => {
     const broken = join(dir, 'broken.mp4');
     await writeFile(broken, 'this is not a video at all');
-    await expect(
-      family.convert({
-        inputPath: broken,
-        outputPath: join(dir, 'never.mkv'),
-        inputFormat: 'mp4',
-        outputFormat: 'mkv',
-        options: {},
-        signal: new AbortController().signal,
-        reportProgress: () => undefined,
-      }),
-    ).rejects.toMatchObject({ name: 'ServiceFailure', retryable: false, message: expect.stringContaining('not a readable mp4 file') });
+    await expect(convertFile(family, { inputPath: broken, outputPath: join(dir, 'never.mkv'), inputFormat: 'mp4', outputFormat: 'mkv' })).rejects.toMatchObject({ name: 'ServiceFailure', retryable: false, message: expect.stringContaining('not a readable mp4 file') });
     expect(videoStream((await convert('mkv')).probe).codec_name).toBe('h264');
   });
 

@@ -2,12 +2,18 @@ import { create } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { type ConversionOption, ConversionOptionSchema } from '@transmute/contracts';
 
-/** Small constructors for the spec's ConversionOption, so option tables read as data. */
+/** Small constructors for the spec's ConversionOption, shared by every family so option tables read as data. */
 export const numberValue = (value: number) => create(ValueSchema, { kind: { case: 'numberValue', value } });
 export const textValue = (value: string) => create(ValueSchema, { kind: { case: 'stringValue', value } });
 export const boolValue = (value: boolean) => create(ValueSchema, { kind: { case: 'boolValue', value } });
 
-type Common = { name: string; label: string; description: string; group: string; appliesWhen?: Record<string, string> };
+interface Common {
+  name: string;
+  label: string;
+  description: string;
+  group: string;
+  appliesWhen?: Record<string, string>;
+}
 
 export function numberOption(spec: Common & { min: number; max: number; step?: number; default?: number; type?: 'number' | 'range' }): ConversionOption {
   return create(ConversionOptionSchema, {
@@ -24,7 +30,7 @@ export function numberOption(spec: Common & { min: number; max: number; step?: n
   });
 }
 
-export function selectOption(spec: Common & { values: readonly (readonly [string, string])[]; default: string }): ConversionOption {
+export function selectOption(spec: Common & { values: readonly (readonly [string, string])[]; default?: string }): ConversionOption {
   return create(ConversionOptionSchema, {
     name: spec.name,
     type: 'select',
@@ -32,7 +38,7 @@ export function selectOption(spec: Common & { values: readonly (readonly [string
     description: spec.description,
     group: spec.group,
     values: spec.values.map(([value, label]) => ({ value, label })),
-    default: textValue(spec.default),
+    default: spec.default === undefined ? undefined : textValue(spec.default),
     appliesWhen: spec.appliesWhen ?? {},
   });
 }
@@ -65,4 +71,10 @@ export function booleanOr(value: unknown, fallback: boolean): boolean {
 /** One of the allowed values, or the default. */
 export function choiceOr<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
   return allowed.find((candidate) => candidate === value) ?? fallback;
+}
+
+/** One of the allowed values (compared as text, so 44100 and '44100' both match), or undefined. */
+export function choiceIn<T extends string | number>(value: unknown, allowed: readonly T[]): T | undefined {
+  if (value === undefined || value === null) return undefined;
+  return allowed.find((candidate) => String(candidate) === String(value));
 }

@@ -1,10 +1,11 @@
 import { open, readFile } from 'node:fs/promises';
 
 /**
- * Magic-byte checks the document, ebook and font proofs share: cheap, and
- * strict enough that an engine writing the wrong format (or an empty shell)
- * fails the matrix.
+ * Output checks every family proof shares: cheap, and strict enough that an
+ * engine writing the wrong format (or an empty shell) fails the matrix.
  */
+
+/** The first `bytes` bytes of a file (fewer if it is shorter), where magic numbers live. */
 export async function head(path: string, bytes = 4096): Promise<Buffer> {
   const handle = await open(path, 'r');
   try {

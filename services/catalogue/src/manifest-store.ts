@@ -51,7 +51,10 @@ export class ManifestStore implements OnApplicationBootstrap, OnApplicationShutd
   private async rebuild(): Promise<void> {
     const bucket = this.bucket!;
     const present = new Set<string>();
-    for await (const key of await bucket.keys()) {
+    // Collect the keys first: awaiting a get inside the keys() iteration ends it after the first key (nats.js 2.29).
+    const keys: string[] = [];
+    for await (const key of await bucket.keys()) keys.push(key);
+    for (const key of keys) {
       const entry = await bucket.get(key);
       if (entry && entry.operation === 'PUT') {
         present.add(key);

@@ -1,0 +1,41 @@
+import { create } from '@bufbuild/protobuf';
+import { connect, type NatsConnection } from 'nats';
+import { FamilyManifestSchema } from '@transmute/contracts';
+import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
+import { encodeManifest, openManifestBucket } from '@transmute/messaging';
+import { ReadinessRegistry } from '@transmute/service-kit';
+import type { CatalogueConfig } from '../src/config';
+import { ManifestStore } from '../src/manifest-store';
+
+const manifest = (family: string, inputs: string[]) =>
+  create(FamilyManifestSchema, { family, pairs: inputs.map((inputFormat) => ({ inputFormat, outputFormat: `${family}out` })) });
+
+/** The store reads every family's manifest from a real KV bucket, not just the first key it meets. */
+describe('ManifestStore on real NATS', () => {
+  let infra: RunningInfra;
+  let nc: NatsConnection;
+  let store: ManifestStore | undefined;
+
+  beforeAll(async () => {
+    infra = await createInfraProvider().start();
+    nc = await connect({ servers: infra.natsUrl });
+  });
+
+  afterAll(async () => {
+    store?.onApplicationShutdown();
+    await nc?.close();
+    await infra?.stop();
+  });
+
+  it('lists the inputs of every announced family after a rebuild', async () => {
+    const bucket = await openManifestBucket(nc.jetstream());
+    const families = ['image', 'video', 'audio', 'document', 'ebook'];
+    for (const [n, family] of families.entries()) await bucket.put(family, encodeManifest(manifest(family, [`in${n}a`, `in${n}b`])));
+
+    const config = { familyPriority: families } as unknown as CatalogueConfig;
+    store = new ManifestStore(nc, new ReadinessRegistry(), config);
+    await store.onApplicationBootstrap();
+
+    expect(store.index.inputs()).toEqual(families.flatMap((_family, n) => [`in${n}a`, `in${n}b`]).sort());
+  });
+});

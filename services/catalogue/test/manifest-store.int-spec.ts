@@ -38,4 +38,18 @@ describe('ManifestStore on real NATS', () => {
 
     expect(store.index.inputs()).toEqual(families.flatMap((_family, n) => [`in${n}a`, `in${n}b`]).sort());
   });
+
+  it('applies a changed manifest at once and forgets a removed family', async () => {
+    const bucket = await openManifestBucket(nc.jetstream());
+    await bucket.put('image', encodeManifest(manifest('image', ['fresh'])));
+    await bucket.delete('video');
+
+    const deadline = Date.now() + 10_000;
+    while (!(store!.index.inputs().includes('fresh') && !store!.index.inputs().includes('in1a')) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(store!.index.inputs()).toContain('fresh');
+    expect(store!.index.inputs()).not.toContain('in0a');
+    expect(store!.index.inputs()).not.toContain('in1a');
+  });
 });

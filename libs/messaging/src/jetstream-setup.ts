@@ -2,13 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   AckPolicy,
   DeliverPolicy,
+  DiscardPolicy,
   type JetStreamManager,
   type NatsConnection,
   RetentionPolicy,
   StorageType,
+  type StreamConfig,
   nanos,
 } from 'nats';
-import type { WorkStreamDefinition } from '@transmute/contracts';
+import { JOB_EVENTS_STREAM, type WorkStreamDefinition } from '@transmute/contracts';
 import { NATS_CONNECTION } from './tokens';
 
 export interface WorkConsumerDefinition {
@@ -39,17 +41,40 @@ export class JetStreamSetup {
   }
 
   async ensureStream(definition: WorkStreamDefinition): Promise<void> {
-    const jsm = await this.jsm();
-    const config = {
+    await this.ensure({
       name: definition.name,
       subjects: [...definition.subjects],
       retention: RetentionPolicy.Workqueue,
       storage: StorageType.File,
       duplicate_window: nanos(definition.duplicateWindowMs),
-    };
+    });
+  }
+
+  /**
+   * JOB_EVENTS: kept per job (not a work queue), so every gateway replica sees
+   * every event and can replay a job's events with direct gets. The
+   * orchestrator writes it and the gateways follow it; both ensure it, so
+   * neither depends on the other having started first.
+   */
+  async ensureJobEventsStream(): Promise<void> {
+    await this.ensure({
+      name: JOB_EVENTS_STREAM.name,
+      subjects: [...JOB_EVENTS_STREAM.subjects],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      discard: DiscardPolicy.Old,
+      max_msgs_per_subject: JOB_EVENTS_STREAM.maxMessagesPerSubject,
+      max_age: nanos(JOB_EVENTS_STREAM.maxAgeMs),
+      duplicate_window: nanos(JOB_EVENTS_STREAM.duplicateWindowMs),
+      allow_direct: true,
+    });
+  }
+
+  private async ensure(config: Partial<StreamConfig> & { name: string }): Promise<void> {
+    const jsm = await this.jsm();
     try {
-      await jsm.streams.info(definition.name);
-      await jsm.streams.update(definition.name, config);
+      await jsm.streams.info(config.name);
+      await jsm.streams.update(config.name, config);
     } catch (error) {
       if (!isNotFound(error)) throw error;
       await jsm.streams.add(config).catch(async (addError: unknown) => {

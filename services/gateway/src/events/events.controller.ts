@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ServiceFailure } from '@transmute/contracts';
 import { ApiKeyGuard } from '../auth/api-key.guard';
@@ -6,6 +6,7 @@ import type { Principal } from '../auth/api-key-authenticator';
 import { CurrentPrincipal } from '../auth/principal.decorator';
 import { renderJob } from '../jobs/job-view';
 import { JobsClient } from '../jobs/jobs.client';
+import { EVENTS_CONFIG, type EventsConfig } from './events.config';
 import { JobEventHub } from './job-event-hub';
 import { JobEventSession, type StampedJob } from './job-event-session';
 import { KeepAlive } from './keep-alive';
@@ -29,6 +30,7 @@ export class EventsController {
     private readonly jobs: JobsClient,
     private readonly hub: JobEventHub,
     private readonly keepAlive: KeepAlive,
+    @Inject(EVENTS_CONFIG) private readonly config: EventsConfig,
   ) {}
 
   @Get(':jobId/events')
@@ -65,10 +67,12 @@ export class EventsController {
 
     let stopKeepAlive = (): void => undefined;
     let catchUpTimer: NodeJS.Timeout | undefined;
+    let recheckTimer: NodeJS.Timeout | undefined;
     const close = () => {
       unsubscribe();
       stopKeepAlive();
       clearTimeout(catchUpTimer);
+      clearInterval(recheckTimer);
     };
     session = new JobEventSession({
       emit: (seq, job) => response.write(formatEvent(seq, eventName(job.status), renderJob(job))),
@@ -95,7 +99,24 @@ export class EventsController {
     // The response's close (not the request's, which may come when its empty body is read) marks a client gone.
     if (response.destroyed || response.writableEnded) return close();
     stopKeepAlive = this.keepAlive.add(response);
+    const live = session;
+    recheckTimer = setInterval(() => void this.recheck(jobId, principal.accountId, live), this.config.recheckMs);
     response.on('close', close);
+  }
+
+  /**
+   * The safety net for a change the log never got (its append failed while
+   * the store's write held): the stored job, when it shows a status the
+   * stream has not sent and no event arrived while it was read.
+   */
+  private async recheck(jobId: string, accountId: string, session: JobEventSession): Promise<void> {
+    const position = session.position;
+    try {
+      const [latestSeq, current] = await Promise.all([this.hub.latestSeq(jobId), this.jobs.get(jobId, accountId)]);
+      session.catchUp(latestSeq, current, position);
+    } catch {
+      // The next tick tries again; the live log is still followed meanwhile.
+    }
   }
 
   /** Everything read before the stream opens; throws the job look-up's 404 while an error response is still possible. */

@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { fromBinary } from '@bufbuild/protobuf';
 import { DeliverPolicy, type ConsumerMessages, type JetStreamManager, type NatsConnection, type StoredMsg } from 'nats';
 import { JOB_EVENTS_STREAM, JobEventSchema, Subjects } from '@transmute/contracts';
-import { NATS_CONNECTION } from '@transmute/messaging';
+import { JetStreamSetup, NATS_CONNECTION } from '@transmute/messaging';
+import { ReadinessRegistry } from '@transmute/service-kit';
 import type { StampedJob } from './job-event-session';
 
 type Listener = (event: StampedJob) => void;
@@ -34,6 +35,12 @@ function decode(message: StoredMsg | { seq: number; data: Uint8Array }): Stamped
  * streams open here for that job, however many there are; single events for
  * a resume are read with direct gets. Every replica follows the log itself,
  * so a client may reach any of them.
+ *
+ * The follower never skips an event: it starts at an explicit sequence
+ * (the log's end when the gateway starts) and, after any interruption,
+ * resumes right after the last event it handed out. The gateway is not
+ * ready until it follows, so no stream opens on a replica that would miss
+ * its job's changes.
  */
 @Injectable()
 export class JobEventHub implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -41,11 +48,19 @@ export class JobEventHub implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly listeners = new Map<string, Set<Listener>>();
   private messages?: ConsumerMessages;
   private stopped = false;
+  private following = false;
+  /** Where the follower (re)starts: just after the last event it dispatched. */
+  private nextSeq?: number;
   private jsm?: Promise<ManagerWithDirect>;
 
-  constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection) {}
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
+    private readonly setup: JetStreamSetup,
+    private readonly readiness: ReadinessRegistry,
+  ) {}
 
   onApplicationBootstrap(): void {
+    this.readiness.register('job-event-log', async () => this.following);
     void this.follow();
   }
 
@@ -122,21 +137,30 @@ export class JobEventHub implements OnApplicationBootstrap, OnApplicationShutdow
     return this.jsm;
   }
 
-  /** Follows new events for as long as the gateway runs; waits for the stream when the orchestrator has not made it yet. */
+  /** Follows new events for as long as the gateway runs, resuming without a gap after any interruption. */
   private async follow(): Promise<void> {
     while (!this.stopped && !this.connection.isClosed()) {
       try {
+        await this.setup.ensureJobEventsStream();
+        this.nextSeq ??= (await (await this.manager()).streams.info(JOB_EVENTS_STREAM.name)).state.last_seq + 1;
+        // An explicit start (not DeliverPolicy.New) also holds when the ordered consumer resets before its first message.
         const consumer = await this.connection.jetstream().consumers.get(JOB_EVENTS_STREAM.name, {
           filterSubjects: [Subjects.jobEventsAll],
-          deliver_policy: DeliverPolicy.New,
+          deliver_policy: DeliverPolicy.StartSequence,
+          opt_start_seq: this.nextSeq,
         });
         this.messages = await consumer.consume();
-        this.logger.log('following the job event log');
-        for await (const message of this.messages) this.dispatch(message.subject, message);
+        this.following = true;
+        this.logger.log(`following the job event log from sequence ${this.nextSeq}`);
+        for await (const message of this.messages) {
+          this.nextSeq = message.seq + 1;
+          this.dispatch(message.subject, message);
+        }
       } catch (error) {
         if (this.stopped) return;
-        this.logger.warn(`cannot follow ${JOB_EVENTS_STREAM.name} yet: ${(error as Error).message}`);
+        this.logger.warn(`cannot follow ${JOB_EVENTS_STREAM.name}: ${(error as Error).message}`);
       }
+      this.following = false;
       if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, FOLLOW_RETRY_MS).unref());
     }
   }

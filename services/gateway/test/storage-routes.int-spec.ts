@@ -120,9 +120,14 @@ describe('gateway over HTTP (real NATS, no orchestrator)', () => {
     return { answer, sha256: await body.sha256 };
   }
 
-  it('is ready once NATS is connected', async () => {
-    const response = await fetch(`${baseUrl}/readyz`);
-    expect(response.status).toBe(200);
+  it('becomes ready once NATS is connected and the job event log is followed', async () => {
+    // Readiness comes a moment after listening: the event log's follower starts in the background.
+    const deadline = Date.now() + 10_000;
+    let status = 0;
+    while ((status = (await fetch(`${baseUrl}/readyz`)).status) !== 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(200);
   });
 
   describe('signed storage routes', () => {

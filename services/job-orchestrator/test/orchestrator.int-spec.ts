@@ -1,11 +1,13 @@
 import { Readable } from 'node:stream';
 import { create } from '@bufbuild/protobuf';
-import { CreateJobRequestSchema, type Job, Subjects, TaskSpecSchema } from '@transmute/contracts';
+import { CreateJobRequestSchema, type Job, Streams, Subjects, TaskSpecSchema } from '@transmute/contracts';
+import { JetStreamSetup } from '@transmute/messaging';
 import { STORAGE, type Storage } from '@transmute/storage';
 import { getModelToken } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { Reconciler } from '../src/dispatch/reconciler';
 import { JobsService } from '../src/jobs/jobs.service';
+import { JobDocument } from '../src/persistence/job.schema';
 import { TaskDocument } from '../src/persistence/task.schema';
 import { OrchestratorHarness } from './orchestrator-harness';
 
@@ -13,19 +15,22 @@ const harness = new OrchestratorHarness();
 let jobs: JobsService;
 let storage: Storage;
 let tasks: Model<TaskDocument>;
+let jobDocuments: Model<JobDocument>;
 
 beforeAll(async () => {
   await harness.start({ TRANSMUTE_MAX_TASK_ATTEMPTS: '3' });
   jobs = harness.app.get(JobsService);
   storage = harness.app.get(STORAGE);
   tasks = harness.app.get(getModelToken(TaskDocument.name));
+  jobDocuments = harness.app.get(getModelToken(JobDocument.name));
 });
 afterAll(() => harness.stop());
 
-async function createStandardJob(): Promise<Job> {
+async function createStandardJob(webhookUrl = ''): Promise<Job> {
   const job = await jobs.create(
     create(CreateJobRequestSchema, {
       accountId: 'acc',
+      webhookUrl,
       convertAllowance: 5,
       taskOrder: ['in', 'to-jpg', 'out'],
       tasks: {
@@ -131,6 +136,34 @@ describe('job orchestrator on real NATS and FerretDB', () => {
     expect(failed.status).toBe('failed');
     expect(failed.error).toBe('task in failed: no worker completed the task after 3 attempts');
     expect(taskStatus(failed, 'to-jpg')).toBe('cancelled');
+  });
+
+  it('finishes off a job whose end could not be handed on (webhook publish failing), once, with the webhook', async () => {
+    const jsm = await harness.nats.jetstreamManager();
+    const job = await createStandardJob('https://hooks.example.com/transmute');
+    await jobs.completeUpload(job.id, 'acc');
+    await harness.pullWork(Subjects.tasksImport);
+    // The webhook work queue is gone: the hand-over at the job's end fails however often it is tried.
+    await jsm.streams.delete(Streams.webhooks.name);
+    await harness.report({ jobId: job.id, taskName: 'in', attempt: 1, outcome: { case: 'failed', value: { error: { message: 'source unreadable' } } } });
+    await waitFor(async () => (await jobs.get(job.id, 'acc')).status === 'failed', 'the job to fail');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const halfDone = await jobDocuments.findById(job.id).lean().exec();
+    expect(halfDone?.finalized).toBe(false);
+    // Not erased yet: what follows the end is only marked done once all of it is.
+    expect((await tasks.find({ jobId: job.id }).lean().exec()).some((task) => task.spec !== null)).toBe(true);
+
+    await harness.app.get(JetStreamSetup).ensureStream(Streams.webhooks);
+    await jobDocuments.updateOne({ _id: job.id }, { $set: { endedAt: new Date(Date.now() - 2 * 3_600_000) } }).exec();
+    await harness.app.get(Reconciler).reconcile();
+    await waitFor(async () => (await jobDocuments.findById(job.id).lean().exec())?.finalized === true, 'the job to be finalized');
+    expect((await jsm.streams.info(Streams.webhooks.name)).state.messages).toBe(1);
+    expect((await tasks.find({ jobId: job.id }).lean().exec()).every((task) => task.spec === null)).toBe(true);
+    expect(taskStatus(await jobs.get(job.id, 'acc'), 'to-jpg')).toBe('cancelled');
+
+    // Another pass finds nothing left to do and sends nothing twice.
+    await harness.app.get(Reconciler).reconcile();
+    expect((await jsm.streams.info(Streams.webhooks.name)).state.messages).toBe(1);
   });
 
   it('a late outcome for a finished task is ignored', async () => {

@@ -67,12 +67,11 @@ export class OutcomeService {
         this.logger.warn({ jobId, taskName }, 'outcome without a case ignored');
         return;
     }
-    await this.dispatcher.dispatchReady(job);
-    await this.progress.refresh(jobId);
+    await this.progress.refresh(jobId, await this.dispatcher.dispatchReady(job));
   }
 
   private async succeed(job: JobRecord, taskName: string, succeeded: TaskSucceeded, now: Date): Promise<void> {
-    const operation = (await this.repository.findTasks(job)).find((candidate) => candidate.name === taskName)?.operation;
+    const operation = (await this.repository.findTask(job._id, taskName))?.operation;
     if (!operation) return;
     const file = succeeded.file;
     // Workers name the files they produce; the task name only stands in for a nameless one.

@@ -22,7 +22,9 @@ const abandoned = new Counter({
 /**
  * Finds tasks that sat queued or processing past their deadline (a crash
  * between the database write and the publish, or a worker pool that lost the
- * message) and dispatches them again, until the attempts run out.
+ * message) and dispatches them again, until the attempts run out; and jobs
+ * whose end was recorded but whose finalisation (event, webhooks, erasing
+ * credentials) never completed.
  */
 @Injectable()
 export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -52,11 +54,19 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
     await this.running;
   }
 
-  /** One pass; returns how many tasks it touched. */
+  /** One pass; returns how many tasks and jobs it touched. */
   async reconcile(now = new Date()): Promise<number> {
     const overdue = await this.repository.findOverdue(['queued', 'processing'], now, BATCH);
     for (const task of overdue) await this.locks.run(task.jobId, () => this.reconcileTask(task, now));
-    return overdue.length;
+    // Left half-done by a crash or a publish that kept failing: finished off here, once the normal path had its chance.
+    const unfinalized = await this.repository.findUnfinalized(new Date(now.getTime() - this.config.reconcileIntervalMs), BATCH);
+    for (const job of unfinalized) {
+      await this.locks.run(job._id, async () => {
+        this.logger.warn({ jobId: job._id, status: job.status }, 'finishing what followed the end of a job');
+        await this.progress.refresh(job._id);
+      });
+    }
+    return overdue.length + unfinalized.length;
   }
 
   private async reconcileTask(task: TaskRecord, now: Date): Promise<void> {
@@ -84,10 +94,12 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
       }
       return;
     }
-    if (await this.dispatcher.redispatch(task, job)) {
+    const moved = await this.dispatcher.redispatch(task, job);
+    if (!moved) return;
+    if (moved.status === 'queued') {
       redispatched.inc({ status: task.status });
-      this.logger.warn({ jobId: task.jobId, task: task.name, was: task.status, attempt: task.attempt + 1 }, 'task dispatched again');
-      await this.progress.refresh(task.jobId);
+      this.logger.warn({ jobId: task.jobId, task: task.name, was: task.status, attempt: moved.attempt }, 'task dispatched again');
     }
+    await this.progress.refresh(task.jobId);
   }
 }

@@ -32,43 +32,50 @@ export class TaskDispatcher {
     @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
   ) {}
 
-  /** Dispatches every waiting task whose inputs are all finished. Safe to call any number of times. */
-  async dispatchReady(job: JobRecord): Promise<void> {
+  /**
+   * Dispatches every waiting task whose inputs are all finished. Safe to call
+   * any number of times. Returns the job's tasks as they stand afterwards.
+   */
+  async dispatchReady(job: JobRecord): Promise<TaskRecord[]> {
     const tasks = await this.repository.findTasks(job);
     const byName = new Map(tasks.map((task) => [task.name, task]));
     for (const task of tasks) {
       if (!isWaiting(task.status)) continue;
       const inputs = task.dependsOn.map((name) => byName.get(name));
       if (inputs.some((input) => input?.status !== 'finished')) continue;
-      if (task.operation === 'export/webhook') {
-        // Nothing to run now: the webhook dispatcher notifies the target once the job ends.
-        await this.repository.transitionTask(job._id, task.name, [task.status], { $set: { status: 'finished', updatedAt: new Date() } });
-        continue;
-      }
-      await this.dispatch(task, [task.status], job.accountId, inputs as TaskRecord[]);
+      const moved =
+        task.operation === 'export/webhook'
+          ? // Nothing to run now: the webhook dispatcher notifies the target once the job ends.
+            await this.repository.transitionTask(job._id, task.name, [task.status], { $set: { status: 'finished', updatedAt: new Date() } })
+          : await this.dispatch(task, [task.status], job.accountId, inputs as TaskRecord[]);
+      if (moved) byName.set(task.name, moved);
     }
+    return tasks.map((task) => byName.get(task.name) ?? task);
   }
 
-  /** Dispatches one task again (reconciler); `task` is the stale copy whose attempt must still match. */
-  async redispatch(task: TaskRecord, job: JobRecord): Promise<boolean> {
-    const tasks = await this.repository.findTasks(job);
-    const inputs = task.dependsOn.map((name) => tasks.find((candidate) => candidate.name === name)) as TaskRecord[];
-    return this.dispatch(task, [task.status], job.accountId, inputs, { attempt: task.attempt });
+  /**
+   * Dispatches one task again (reconciler); `task` is the stale copy whose
+   * attempt must still match. Returns the task as stored afterwards (queued,
+   * or failed by the allowance), null when it had moved on meanwhile.
+   */
+  async redispatch(task: TaskRecord, job: JobRecord): Promise<TaskRecord | null> {
+    const inputs = await Promise.all(task.dependsOn.map((name) => this.repository.findTask(job._id, name)));
+    return this.dispatch(task, [task.status], job.accountId, inputs as TaskRecord[], { attempt: task.attempt });
   }
 
+  /** Claims and publishes `task`, or fails it when the account's allowance refuses; the task as stored afterwards, null when it had moved. */
   private async dispatch(
     task: TaskRecord,
     from: TaskStatus[],
     accountId: string,
     inputs: TaskRecord[],
     extraCondition: Record<string, unknown> = {},
-  ): Promise<boolean> {
+  ): Promise<TaskRecord | null> {
     const now = new Date();
     if (task.operation === 'convert') {
       const refusal = await this.usageCharges.chargeConvert(accountId, task, inputs);
       if (refusal) {
-        await this.repository.transitionTask(task.jobId, task.name, from, { $set: { status: 'failed', updatedAt: now, deadlineAt: null, result: { error: refusal } } }, extraCondition);
-        return false;
+        return this.repository.transitionTask(task.jobId, task.name, from, { $set: { status: 'failed', updatedAt: now, deadlineAt: null, result: { error: refusal } } }, extraCondition);
       }
     }
     const claimed = await this.repository.transitionTask(
@@ -81,7 +88,7 @@ export class TaskDispatcher {
       },
       extraCondition,
     );
-    if (!claimed) return false;
+    if (!claimed) return null;
     const work = create(TaskWorkSchema, {
       jobId: claimed.jobId,
       taskName: claimed.name,
@@ -96,6 +103,6 @@ export class TaskDispatcher {
     const subject = workSubject(claimed);
     await this.publisher.publish(subject, TaskWorkSchema, work, `${claimed.jobId}.${claimed.name}.${claimed.attempt}`);
     this.logger.log({ jobId: claimed.jobId, task: claimed.name, attempt: claimed.attempt, subject }, 'task dispatched');
-    return true;
+    return claimed;
   }
 }

@@ -2,16 +2,19 @@ import { Injectable, Logger } from '@nestjs/common';
 import { type Job, TERMINAL_JOB_STATUSES } from '@transmute/contracts';
 import { JobEventLog } from '../events/job-event-log';
 import { WebhookEnqueuer, webhookTargets } from '../events/webhook-enqueuer';
-import { JobRepository } from '../persistence/job.repository';
+import { type JobRecord, JobRepository, type TaskRecord } from '../persistence/job.repository';
 import { deriveJobStatus } from './job-status';
 import { toJobMessage } from './job-view';
 
 const REFRESH_ATTEMPTS = 5;
+/** Tasks that never started when their job ended. */
+const IDLE_STATUSES = ['waiting_upload', 'waiting', 'waiting_input', 'queued'] as const;
 
 /**
  * Recomputes a job's status from its tasks after every task transition and
- * announces each change. On a terminal status it cancels what never started
- * and erases the credentials the tasks carried.
+ * announces each change. What follows a job's end (finalize) is recorded as
+ * done only once all of it is, so a crash or a failed publish midway is
+ * finished off by the next outcome's redelivery or by the reconciler.
  */
 @Injectable()
 export class JobProgress {
@@ -23,31 +26,49 @@ export class JobProgress {
     private readonly webhooks: WebhookEnqueuer,
   ) {}
 
-  async refresh(jobId: string): Promise<void> {
+  /**
+   * `known` are the job's tasks as the caller just left them (under the job's
+   * lock), which saves reading them all again; a retry reads afresh.
+   */
+  async refresh(jobId: string, known?: TaskRecord[]): Promise<void> {
     for (let attempt = 0; attempt < REFRESH_ATTEMPTS; attempt++) {
       const job = await this.repository.findJob(jobId);
-      if (!job || TERMINAL_JOB_STATUSES.includes(job.status)) return;
-      const tasks = await this.repository.findTasks(job);
+      if (!job) return;
+      const tasks = (attempt === 0 ? known : undefined) ?? (await this.repository.findTasks(job));
+      if (TERMINAL_JOB_STATUSES.includes(job.status)) {
+        if (job.finalized === false) await this.finalize(job, tasks);
+        return;
+      }
       const states = tasks.map((task) => ({ ...task, error: typeof task.result?.['error'] === 'string' ? task.result['error'] : '' }));
       const derived = deriveJobStatus(states, job.startedAt !== null);
       if (derived.status === job.status) return;
       const now = new Date();
       const terminal = TERMINAL_JOB_STATUSES.includes(derived.status);
       const updated = await this.repository.transitionJob(jobId, job.status, {
-        $set: { status: derived.status, error: derived.error, updatedAt: now, ...(terminal ? { endedAt: now } : {}) },
+        $set: { status: derived.status, error: derived.error, updatedAt: now, ...(terminal ? { endedAt: now, finalized: false } : {}) },
       });
       if (!updated) continue; // someone else moved it first: look again
-      // Read before the specs are erased: export/webhook targets live there.
-      const targets = terminal ? webhookTargets(job, tasks) : [];
-      if (terminal) {
-        await this.repository.cancelWaitingTasks(job, ['waiting_upload', 'waiting', 'waiting_input', 'queued']);
-        await this.repository.eraseSpecs(job);
-      }
       this.logger.log({ jobId, from: job.status, to: derived.status }, 'job status changed');
-      const announced = await this.announce(jobId);
-      if (announced && targets.length > 0) await this.webhooks.enqueue(announced, targets);
+      if (terminal) await this.finalize(updated, tasks);
+      else await this.events.append(toJobMessage(updated, tasks));
       return;
     }
+  }
+
+  /**
+   * After the end: cancel what never started, record the final event, hand
+   * the webhooks over, then erase the credentials (the webhook targets live
+   * in the same specs, so they go last). Each step is idempotent: the event
+   * and the deliveries carry message ids JetStream de-duplicates.
+   */
+  async finalize(job: JobRecord, tasks: TaskRecord[]): Promise<void> {
+    const settled = await this.repository.cancelWaitingTasks(tasks, IDLE_STATUSES);
+    const final = toJobMessage(job, settled);
+    await this.events.append(final);
+    const targets = webhookTargets(job, settled);
+    if (targets.length > 0) await this.webhooks.enqueue(final, targets);
+    await this.repository.eraseSpecs(settled);
+    await this.repository.markFinalized(job._id);
   }
 
   /** Records the job as it is now in the event log (JOB_EVENTS); returns what it recorded. */

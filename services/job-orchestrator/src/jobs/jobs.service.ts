@@ -124,8 +124,7 @@ export class JobsService {
       $set: { status: 'queued', startedAt: now, updatedAt: now },
     });
     if (started) {
-      await this.dispatcher.dispatchReady(started);
-      await this.progress.refresh(jobId);
+      await this.progress.refresh(jobId, await this.dispatcher.dispatchReady(started));
       await this.progress.announce(jobId);
     }
     return this.get(jobId, accountId);

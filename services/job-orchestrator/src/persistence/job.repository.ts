@@ -31,6 +31,10 @@ export class JobRepository {
     return this.jobs.findById(jobId).lean<JobRecord>().exec();
   }
 
+  findTask(jobId: string, name: string): Promise<TaskRecord | null> {
+    return this.tasks.findById(taskId(jobId, name)).lean<TaskRecord>().exec();
+  }
+
   /** The job's tasks, each fetched by `_id` (a filter on `jobId` would scan every task on FerretDB). */
   async findTasks(job: TaskOwner): Promise<TaskRecord[]> {
     const tasks = await Promise.all(job.taskOrder.map((name) => this.tasks.findById(taskId(job._id, name)).lean<TaskRecord>().exec()));
@@ -55,16 +59,33 @@ export class JobRepository {
     return this.jobs.findOneAndUpdate({ _id: jobId, status: from }, update, { new: true }).lean<JobRecord>().exec();
   }
 
-  async cancelWaitingTasks(job: TaskOwner, statuses: readonly TaskStatus[]): Promise<void> {
-    for (const task of await this.findTasks(job)) {
-      if (!statuses.includes(task.status)) continue;
-      await this.tasks.updateOne({ _id: task._id, status: task.status }, { $set: { status: 'cancelled', updatedAt: new Date() } }).exec();
+  /** Cancels each of `tasks` that is in one of `statuses`; returns the tasks as they are afterwards. */
+  async cancelWaitingTasks(tasks: readonly TaskRecord[], statuses: readonly TaskStatus[]): Promise<TaskRecord[]> {
+    const after: TaskRecord[] = [];
+    for (const task of tasks) {
+      const cancelled = statuses.includes(task.status)
+        ? await this.tasks
+            .findOneAndUpdate({ _id: task._id, status: task.status }, { $set: { status: 'cancelled', updatedAt: new Date() } }, { new: true })
+            .lean<TaskRecord>()
+            .exec()
+        : null;
+      after.push(cancelled ?? task);
     }
+    return after;
   }
 
   /** Credentials given on tasks serve one job only. */
-  async eraseSpecs(job: TaskOwner): Promise<void> {
-    for (const task of await this.findTasks(job)) await this.tasks.updateOne({ _id: task._id }, { $set: { spec: null } }).exec();
+  async eraseSpecs(tasks: readonly TaskRecord[]): Promise<void> {
+    for (const task of tasks) if (task.spec !== null) await this.tasks.updateOne({ _id: task._id }, { $set: { spec: null } }).exec();
+  }
+
+  async markFinalized(jobId: string): Promise<void> {
+    await this.jobs.updateOne({ _id: jobId }, { $set: { finalized: true } }).exec();
+  }
+
+  /** Jobs whose end was recorded before `endedBefore` but whose finalisation never completed. */
+  findUnfinalized(endedBefore: Date, limit: number): Promise<JobRecord[]> {
+    return this.jobs.find({ finalized: false, endedAt: { $lt: endedBefore } }).limit(limit).lean<JobRecord[]>().exec();
   }
 
   findOverdue(statuses: readonly TaskStatus[], now: Date, limit: number): Promise<TaskRecord[]> {

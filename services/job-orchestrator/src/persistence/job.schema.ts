@@ -37,6 +37,16 @@ export class JobDocument {
 
   @Prop({ type: Date, default: null })
   endedAt!: Date | null;
+
+  /**
+   * Absent while the job runs; false from its terminal transition until what
+   * follows the end (cancelling idle tasks, the event, the webhooks, erasing
+   * credentials) is done, then true. A job left at false by a crash is
+   * finished off by the reconciler.
+   */
+  @Prop({ type: Boolean })
+  finalized?: boolean;
 }
 
 export const JobSchema = SchemaFactory.createForClass(JobDocument);
+JobSchema.index({ finalized: 1, endedAt: 1 });

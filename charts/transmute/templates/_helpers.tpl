@@ -108,6 +108,9 @@ Which services read what. One place, checked by the consistency test
 {{- define "transmute.usesDownloadTokens" -}}
 {{- has . (list "gateway" "job-orchestrator" "exporter") -}}
 {{- end }}
+{{- define "transmute.usesCredentialsKey" -}}
+{{- has . (list "job-orchestrator" "importer" "exporter") -}}
+{{- end }}
 {{- define "transmute.usesMongodb" -}}
 {{- has . (list "gateway" "job-orchestrator" "webhook-dispatcher") -}}
 {{- end }}
@@ -166,6 +169,10 @@ The non-secret settings of one service, as a map of TRANSMUTE_* variables:
 {{- if eq (include "transmute.usesDownloadTokens" .service) "true" }}
 - name: TRANSMUTE_DOWNLOAD_TOKEN_KEY
   valueFrom: { secretKeyRef: { name: {{ $secret }}, key: download-token-key } }
+{{- end }}
+{{- if eq (include "transmute.usesCredentialsKey" .service) "true" }}
+- name: TRANSMUTE_CREDENTIALS_KEY
+  valueFrom: { secretKeyRef: { name: {{ $secret }}, key: credentials-key } }
 {{- end }}
 {{- if eq (include "transmute.usesMongodb" .service) "true" }}
 - name: TRANSMUTE_MONGODB_URI

@@ -270,7 +270,7 @@ describe('failures end the task with a message that says why', () => {
 });
 
 describe('credentials never leave', () => {
-  it('no response, webhook body or service log of this run holds a secret it used', async () => {
+  it('no response, webhook body, service log, JetStream file or database file of this run holds a secret it used', async () => {
     // Wait for the last webhooks to land before scanning.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const secrets = {
@@ -280,17 +280,25 @@ describe('credentials never leave', () => {
       'sftp private key': sshd.privateKey.split('\n')[2] ?? '',
       'gcs private key': gcsAccount.private_key.split('\n')[2] ?? '',
     };
-    const { logDir } = env();
+    const { logDir, rootDir } = env();
     const logs: Record<string, string> = {};
     for (const file of await readdir(logDir)) logs[file] = await readFile(join(logDir, file), 'utf8');
+    // NATS's stream files and FerretDB's SQLite files, byte for byte: work messages and stored specs carry credentials only sealed.
+    const stored: Record<string, string> = {};
+    for (const entry of await readdir(join(rootDir, 'infra'), { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) stored[join(entry.parentPath, entry.name)] = (await readFile(join(entry.parentPath, entry.name))).toString('latin1');
+    }
     const places = {
       ...Object.fromEntries(replies.map((reply, index) => [`reply ${index} (${reply.method} ${new URL(reply.url).pathname})`, reply.text])),
       ...Object.fromEntries(webhookBodies.map((body, index) => [`webhook body ${index}`, body])),
       ...logs,
+      ...stored,
     };
     expect(replies.length).toBeGreaterThan(20);
     expect(webhookBodies.length).toBeGreaterThan(5);
     expect(Object.keys(logs).length).toBeGreaterThan(3);
+    expect(Object.keys(stored).some((path) => path.includes('jetstream'))).toBe(true);
+    expect(Object.keys(stored).some((path) => path.endsWith('.sqlite'))).toBe(true);
     const found: string[] = [];
     for (const [secretName, secret] of Object.entries(secrets)) {
       expect(secret.length).toBeGreaterThan(8);

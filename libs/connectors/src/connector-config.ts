@@ -16,6 +16,12 @@ export function connectorConfig() {
       positiveInt().default(60_000),
       'A transfer from or to a source or destination that stalls this long fails.',
     ),
+    credentialsKey: envVar(
+      'TRANSMUTE_CREDENTIALS_KEY',
+      z.string().min(32, { message: 'must be at least 32 characters' }),
+      "Opens the task credentials (S3, SFTP, Google Cloud) the orchestrator sealed; the orchestrator's key.",
+      { secret: true },
+    ),
     gcsApiEndpoint: envVar(
       'TRANSMUTE_GCS_API_ENDPOINT',
       z.union([z.literal(''), z.url()]).default(''),

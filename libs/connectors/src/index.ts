@@ -5,3 +5,4 @@ export * from './sftp-connection';
 export * from './gcs-connection';
 export * from './connector-config';
 export * from './byte-ceiling';
+export * from './task-credentials';

@@ -10,3 +10,4 @@ export * from './subjects.js';
 export * from './streams.js';
 export * from './failure.js';
 export * from './operations.js';
+export * from './sealed-credentials.js';

@@ -1,7 +1,8 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { create } from '@bufbuild/protobuf';
-import { Consumers, ServiceFailure, Streams, Subjects, type TaskSucceeded, TaskSucceededSchema, type TaskWork } from '@transmute/contracts';
+import { Consumers, ServiceFailure, credentialKey, Streams, Subjects, type TaskSucceeded, TaskSucceededSchema, type TaskWork } from '@transmute/contracts';
 import { type TaskContext, type TaskWorkRunner, TaskWorkers } from '@transmute/messaging';
+import { withOpenedCredentials } from '@transmute/connectors';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { ExporterConfig } from './config';
 import { EXPORT_DESTINATIONS, type ExportDestination } from './destinations/destination';
@@ -11,12 +12,14 @@ import { EXPORT_DESTINATIONS, type ExportDestination } from './destinations/dest
 export class ExportWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly destinations: Map<string, ExportDestination>;
   private runner?: TaskWorkRunner;
+  private readonly credentialKey: Buffer;
 
   constructor(
     private readonly workers: TaskWorkers,
     @Inject(SERVICE_CONFIG) private readonly config: ExporterConfig,
     @Inject(EXPORT_DESTINATIONS) destinations: ExportDestination[],
   ) {
+    this.credentialKey = credentialKey(config.credentialsKey);
     this.destinations = new Map();
     for (const destination of destinations) {
       if (this.destinations.has(destination.operation)) throw new Error(`two export destinations serve ${destination.operation}`);
@@ -38,7 +41,8 @@ export class ExportWorker implements OnApplicationBootstrap, BeforeApplicationSh
     await this.runner?.stop(this.config.shutdownGraceMs);
   }
 
-  private async handle(work: TaskWork, context: TaskContext): Promise<TaskSucceeded> {
+  private async handle(sealed: TaskWork, context: TaskContext): Promise<TaskSucceeded> {
+    const work = withOpenedCredentials(sealed, this.credentialKey);
     const operation = work.spec?.operation ?? '';
     const destination = this.destinations.get(operation);
     if (!destination) throw ServiceFailure.validation(`${operation} is not supported by this installation`);

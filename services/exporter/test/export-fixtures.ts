@@ -16,6 +16,7 @@ export function exporterConfigFor(env: Record<string, string>): ExporterConfig {
   return loadConfig(exporterConfig, {
     TRANSMUTE_STORAGE_SIGNING_KEY: 's'.repeat(32),
     TRANSMUTE_DOWNLOAD_TOKEN_KEY: 'd'.repeat(32),
+    TRANSMUTE_CREDENTIALS_KEY: 'k'.repeat(32),
     TRANSMUTE_CONNECT_TIMEOUT_MS: '3000',
     ...env,
   });

@@ -1,7 +1,8 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { create } from '@bufbuild/protobuf';
-import { Consumers, ServiceFailure, Streams, Subjects, type TaskSucceeded, TaskSucceededSchema, type TaskWork } from '@transmute/contracts';
+import { Consumers, ServiceFailure, credentialKey, Streams, Subjects, type TaskSucceeded, TaskSucceededSchema, type TaskWork } from '@transmute/contracts';
 import { type TaskContext, type TaskWorkRunner, TaskWorkers } from '@transmute/messaging';
+import { withOpenedCredentials } from '@transmute/connectors';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { ImporterConfig } from './config';
 import { IMPORT_SOURCES, type ImportSource, formatOf } from './sources/source';
@@ -11,12 +12,14 @@ import { IMPORT_SOURCES, type ImportSource, formatOf } from './sources/source';
 export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly sources: Map<string, ImportSource>;
   private runner?: TaskWorkRunner;
+  private readonly credentialKey: Buffer;
 
   constructor(
     private readonly workers: TaskWorkers,
     @Inject(SERVICE_CONFIG) private readonly config: ImporterConfig,
     @Inject(IMPORT_SOURCES) sources: ImportSource[],
   ) {
+    this.credentialKey = credentialKey(config.credentialsKey);
     this.sources = new Map();
     for (const source of sources) {
       if (this.sources.has(source.operation)) throw new Error(`two import sources serve ${source.operation}`);
@@ -38,7 +41,8 @@ export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationSh
     await this.runner?.stop(this.config.shutdownGraceMs);
   }
 
-  private async handle(work: TaskWork, context: TaskContext): Promise<TaskSucceeded> {
+  private async handle(sealed: TaskWork, context: TaskContext): Promise<TaskSucceeded> {
+    const work = withOpenedCredentials(sealed, this.credentialKey);
     const operation = work.spec?.operation ?? '';
     const source = this.sources.get(operation);
     if (!source) throw ServiceFailure.validation(`${operation} is not supported by this installation`);

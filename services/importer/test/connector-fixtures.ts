@@ -14,7 +14,7 @@ export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).dige
 export const sampleBytes = (size = 3 * 1024 * 1024 + 17) => randomBytes(size);
 
 export function importerConfigFor(env: Record<string, string>): ImporterConfig {
-  return loadConfig(importerConfig, { TRANSMUTE_STORAGE_SIGNING_KEY: 's'.repeat(32), TRANSMUTE_CONNECT_TIMEOUT_MS: '3000', ...env });
+  return loadConfig(importerConfig, { TRANSMUTE_STORAGE_SIGNING_KEY: 's'.repeat(32), TRANSMUTE_CREDENTIALS_KEY: 'k'.repeat(32), TRANSMUTE_CONNECT_TIMEOUT_MS: '3000', ...env });
 }
 
 export async function tempStorage(): Promise<{ storage: FsStorage; cleanup: () => Promise<void> }> {

@@ -36,8 +36,8 @@ export const orchestratorConfig = {
   catalogueTimeoutMs: envVar('TRANSMUTE_CATALOGUE_TIMEOUT_MS', positiveInt().default(3_000), 'How long job creation waits for the catalogue.'),
   credentialsKey: envVar(
     'TRANSMUTE_CREDENTIALS_KEY',
-    z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
-    'Key that seals task credentials (S3, SFTP, Google Cloud) in the job store until the job ends; unset: derived from TRANSMUTE_DOWNLOAD_TOKEN_KEY.',
+    z.string().min(32, { message: 'must be at least 32 characters' }),
+    'Key that seals task credentials (S3, SFTP, Google Cloud) in the job store and in work messages; the importer and exporter need the same key to open them.',
     { secret: true },
   ),
   outcomeAckWaitMs: envVar('TRANSMUTE_OUTCOME_ACK_WAIT_MS', z.coerce.number().int().min(1_000).default(30_000), 'Redelivery delay of an unacknowledged outcome.'),

@@ -49,6 +49,7 @@ export class OrchestratorHarness {
       TRANSMUTE_STORAGE_FS_ROOT: join(this.scratch, 'storage'),
       TRANSMUTE_STORAGE_SIGNING_KEY: 's'.repeat(32),
       TRANSMUTE_DOWNLOAD_TOKEN_KEY: 'd'.repeat(32),
+      TRANSMUTE_CREDENTIALS_KEY: 'k'.repeat(32),
       TRANSMUTE_LOG_LEVEL: 'warn',
       // The test drives the reconciler by hand.
       TRANSMUTE_RECONCILE_INTERVAL_MS: '3600000',

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { create } from '@bufbuild/protobuf';
-import { CreateJobRequestSchema, type Job, Streams, Subjects, TaskSpecSchema } from '@transmute/contracts';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { CreateJobRequestSchema, type Job, Streams, Subjects, TaskSpecSchema, TaskWorkSchema, credentialKey, openSealed } from '@transmute/contracts';
 import { JetStreamSetup } from '@transmute/messaging';
 import { STORAGE, type Storage } from '@transmute/storage';
 import { getModelToken } from '@nestjs/mongoose';
@@ -164,6 +164,27 @@ describe('job orchestrator on real NATS and FerretDB', () => {
     // Another pass finds nothing left to do and sends nothing twice.
     await harness.app.get(Reconciler).reconcile();
     expect((await jsm.streams.info(Streams.webhooks.name)).state.messages).toBe(1);
+  });
+
+  it('hands credentials to the importer only sealed: the work message holds none in clear', async () => {
+    const secretAccessKey = 'wJalrXUtnFEMI-example-secret-key';
+    const job = await jobs.create(
+      create(CreateJobRequestSchema, {
+        accountId: 'acc',
+        convertAllowance: 5,
+        taskOrder: ['in', 'to-jpg'],
+        tasks: {
+          in: create(TaskSpecSchema, { operation: 'import/s3', bucket: 'sources', region: 'us-east-1', key: 'photo.png', accessKeyId: 'AKIAEXAMPLEKEY01', secretAccessKey }),
+          'to-jpg': create(TaskSpecSchema, { operation: 'convert', input: ['in'], outputFormat: 'jpg' }),
+        },
+      }),
+    );
+    await jobs.completeUpload(job.id, 'acc');
+    let work = await waitForWork(Subjects.tasksImport);
+    while (work.jobId !== job.id) work = await waitForWork(Subjects.tasksImport);
+    expect(work.spec).toMatchObject({ operation: 'import/s3', bucket: 'sources', key: 'photo.png', accessKeyId: '', secretAccessKey: '' });
+    expect(Buffer.from(toBinary(TaskWorkSchema, work)).includes(secretAccessKey)).toBe(false);
+    expect(openSealed(work.sealedCredentials, credentialKey(harness.config.credentialsKey))).toEqual({ accessKeyId: 'AKIAEXAMPLEKEY01', secretAccessKey });
   });
 
   it('a late outcome for a finished task is ignored', async () => {

@@ -8,7 +8,6 @@ import { promisify } from 'node:util';
 import { freePort, LOOPBACK } from '../net/free-ports';
 import { waitForTcp } from '../net/wait-for-tcp';
 import { ManagedProcess } from '../process/managed-process';
-import { repoRoot } from '../repo-root';
 import { stopOnce } from './test-servers-common';
 
 const run = promisify(execFile);
@@ -98,16 +97,23 @@ export async function startSshd(): Promise<RunningSshd> {
   };
 }
 
+/**
+ * The account is the machine's, not a checkout's, so its password is kept
+ * beside it on the machine: two clones of the repository (a CI run next to a
+ * working copy) then share one password instead of resetting each other's.
+ */
+const ACCOUNT_FILE_DIR = '/var/lib/transmute-devstack';
+
 /** Creates the account and its password on first use; later runs (and parallel ones) reuse them. */
 async function ensureTestAccount(): Promise<{ password: string; uid: number; gid: number }> {
-  const file = join(repoRoot(), '.tools', 'sftp-test-user.json');
+  const file = join(ACCOUNT_FILE_DIR, 'sftp-test-user.json');
   let password: string;
   let created = false;
   try {
     password = (JSON.parse(await readFile(file, 'utf8')) as { password: string }).password;
   } catch {
     password = randomBytes(18).toString('base64url');
-    await mkdir(join(repoRoot(), '.tools'), { recursive: true });
+    await mkdir(ACCOUNT_FILE_DIR, { recursive: true, mode: 0o700 });
     try {
       await writeFile(file, JSON.stringify({ username: SFTP_TEST_USER, password }), { mode: 0o600, flag: 'wx' });
       created = true;

@@ -17,8 +17,19 @@ describe('loadOrCreateSecrets', () => {
     expect(again).toEqual(first);
     expect(first.storageSigningKey).toMatch(/^[0-9a-f]{64}$/);
     expect(first.downloadTokenKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.credentialsKey).toMatch(/^[0-9a-f]{64}$/);
     expect(first.devApiKey).toMatch(/^tm_dev_[0-9a-f]{32}$/);
     expect((await stat(join(dataDir, 'fresh', 'secrets.json'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('adds a key that a file from an earlier version lacks, keeping the others', async () => {
+    const earlier = { storageSigningKey: 'a'.repeat(64), downloadTokenKey: 'b'.repeat(64), devApiKey: `tm_dev_${'c'.repeat(32)}` };
+    await writeFile(join(dataDir, 'secrets.json'), JSON.stringify(earlier));
+
+    const loaded = await loadOrCreateSecrets(dataDir);
+    expect(loaded).toMatchObject(earlier);
+    expect(loaded.credentialsKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(await loadOrCreateSecrets(dataDir)).toEqual(loaded);
   });
 
   it('generates different keys for different platforms', () => {

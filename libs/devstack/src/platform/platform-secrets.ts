@@ -6,6 +6,8 @@ import { join } from 'node:path';
 export interface PlatformSecrets {
   storageSigningKey: string;
   downloadTokenKey: string;
+  /** Seals task credentials between the orchestrator and the importer/exporter. */
+  credentialsKey: string;
   devApiKey: string;
 }
 
@@ -15,6 +17,7 @@ export function generateSecrets(): PlatformSecrets {
   return {
     storageSigningKey: randomBytes(32).toString('hex'),
     downloadTokenKey: randomBytes(32).toString('hex'),
+    credentialsKey: randomBytes(32).toString('hex'),
     devApiKey: `tm_dev_${randomBytes(16).toString('hex')}`,
   };
 }
@@ -23,12 +26,21 @@ export function generateSecrets(): PlatformSecrets {
 export async function loadOrCreateSecrets(dataDir: string): Promise<PlatformSecrets> {
   const path = join(dataDir, SECRETS_FILE);
   const existing = await readIfPresent(path);
-  if (existing !== undefined) return parseSecrets(existing, path);
+  if (existing !== undefined) {
+    const secrets = parseSecrets(existing, path);
+    // A key added after the file was made is added to it; the others (links, the dev key) keep working.
+    if (!(JSON.parse(existing) as Record<string, unknown>)['credentialsKey']) await writeSecrets(path, secrets);
+    return secrets;
+  }
 
   const secrets = generateSecrets();
   await mkdir(dataDir, { recursive: true });
-  await writeFile(path, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  await writeSecrets(path, secrets);
   return secrets;
+}
+
+function writeSecrets(path: string, secrets: PlatformSecrets): Promise<void> {
+  return writeFile(path, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
 }
 
 async function readIfPresent(path: string): Promise<string | undefined> {
@@ -55,6 +67,7 @@ export function parseSecrets(text: string, path: string): PlatformSecrets {
   return {
     storageSigningKey: record['storageSigningKey'] as string,
     downloadTokenKey: record['downloadTokenKey'] as string,
+    credentialsKey: typeof record['credentialsKey'] === 'string' && record['credentialsKey'] ? record['credentialsKey'] : randomBytes(32).toString('hex'),
     devApiKey: record['devApiKey'] as string,
   };
 }

@@ -22,6 +22,7 @@ describe('buildPlatformEnv', () => {
       TRANSMUTE_STORAGE_FS_ROOT: '/data/storage',
       TRANSMUTE_STORAGE_SIGNING_KEY: secrets.storageSigningKey,
       TRANSMUTE_DOWNLOAD_TOKEN_KEY: secrets.downloadTokenKey,
+      TRANSMUTE_CREDENTIALS_KEY: secrets.credentialsKey,
       TRANSMUTE_DEV_API_KEY: secrets.devApiKey,
       TRANSMUTE_LOG_LEVEL: 'info',
     });

@@ -27,6 +27,7 @@ export function buildPlatformEnv(input: PlatformEnvInput): Record<string, string
     TRANSMUTE_STORAGE_FS_ROOT: join(input.dataDir, 'storage'),
     TRANSMUTE_STORAGE_SIGNING_KEY: input.secrets.storageSigningKey,
     TRANSMUTE_DOWNLOAD_TOKEN_KEY: input.secrets.downloadTokenKey,
+    TRANSMUTE_CREDENTIALS_KEY: input.secrets.credentialsKey,
     TRANSMUTE_DEV_API_KEY: input.secrets.devApiKey,
     TRANSMUTE_LOG_LEVEL: 'info',
     ...input.extraEnv,

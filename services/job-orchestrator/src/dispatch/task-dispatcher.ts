@@ -1,13 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { create, fromJson, type JsonValue } from '@bufbuild/protobuf';
-import { StoredFileSchema, Subjects, type TaskStatus, TaskSpecSchema, TaskWorkSchema, isImportOperation } from '@transmute/contracts';
+import { StoredFileSchema, Subjects, type TaskStatus, TaskSpecSchema, TaskWorkSchema, isImportOperation, splitSealed } from '@transmute/contracts';
 import { WorkPublisher } from '@transmute/messaging';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
 import { isWaiting } from '../jobs/job-status';
 import { type JobRecord, JobRepository, type TaskRecord } from '../persistence/job.repository';
 import { UsageCharges } from './usage-charges';
-import { credentialKey, openCredentials } from '../jobs/credential-seal';
 
 /** The subject a task's work goes to. */
 export function workSubject(task: Pick<TaskRecord, 'operation' | 'family'>): string {
@@ -89,12 +88,15 @@ export class TaskDispatcher {
       extraCondition,
     );
     if (!claimed) return null;
+    // Credentials travel sealed, exactly as stored: neither JetStream's files nor a subscriber ever see them in clear.
+    const { spec, sealed } = claimed.spec ? splitSealed(claimed.spec) : { spec: null, sealed: '' };
     const work = create(TaskWorkSchema, {
       jobId: claimed.jobId,
       taskName: claimed.name,
       attempt: claimed.attempt,
       accountId,
-      spec: claimed.spec ? fromJson(TaskSpecSchema, openCredentials(claimed.spec, credentialKey(this.config)) as JsonValue) : undefined,
+      spec: spec ? fromJson(TaskSpecSchema, spec as JsonValue) : undefined,
+      sealedCredentials: sealed,
       inputs: inputs.filter((input) => input.output).map((input) => create(StoredFileSchema, { ...input.output!, size: BigInt(input.output!.size) })),
       uploadKey: claimed.uploadKey,
       inputFormat: claimed.inputFormat,

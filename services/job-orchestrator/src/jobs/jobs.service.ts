@@ -13,7 +13,9 @@ import {
   TaskSpecSchema,
   type TaskStatus,
   UploadFormSchema,
+  credentialKey,
   isImportOperation,
+  sealCredentials,
 } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { STORAGE, type Storage, storageKey } from '@transmute/storage';
@@ -23,7 +25,6 @@ import { TaskDispatcher } from '../dispatch/task-dispatcher';
 import { type JobRecord, JobRepository, type TaskRecord } from '../persistence/job.repository';
 import { taskId } from '../persistence/task.schema';
 import { IMPORT_JOB_TASKS, type JobPlan, type PlannedTask, planJob } from './job-plan';
-import { credentialKey, sealCredentials } from './credential-seal';
 import { JobLocks } from './job-locks';
 import { JobProgress } from './job-progress';
 import { toJobMessage } from './job-view';
@@ -170,7 +171,7 @@ export class JobsService {
       operation: planned.operation,
       status: initialStatus(planned.operation),
       dependsOn: planned.dependsOn,
-      spec: sealCredentials(toJson(TaskSpecSchema, planned.spec) as Record<string, unknown>, credentialKey(this.config)),
+      spec: sealCredentials(toJson(TaskSpecSchema, planned.spec) as Record<string, unknown>, credentialKey(this.config.credentialsKey)),
       inputFormat: planned.inputFormat,
       outputFormat: planned.outputFormat,
       family,

@@ -1,7 +1,7 @@
-import { CREDENTIAL_FIELDS, credentialKey, openCredentials, sealCredentials } from './credential-seal';
+import { CREDENTIAL_FIELDS, credentialKey, openCredentials, openSealed, sealCredentials, splitSealed } from './sealed-credentials';
 
-describe('task credentials at rest', () => {
-  const key = credentialKey({ credentialsKey: 'c'.repeat(32), downloadTokenKey: 'd'.repeat(32) });
+describe('sealed task credentials', () => {
+  const key = credentialKey('c'.repeat(32));
   const spec = {
     operation: 'export/s3',
     bucket: 'results',
@@ -28,6 +28,14 @@ describe('task credentials at rest', () => {
     expect(openCredentials(first, key)).toEqual(spec);
   });
 
+  it('splits into a spec without credentials and an envelope that opens to exactly the credentials', () => {
+    const { spec: bare, sealed } = splitSealed(sealCredentials(spec, key));
+    expect(bare).toEqual({ operation: 'export/s3', bucket: 'results' });
+    const { operation: _operation, bucket: _bucket, ...credentials } = spec;
+    expect(openSealed(sealed, key)).toEqual(credentials);
+    expect(splitSealed({ operation: 'import/url' }).sealed).toBe('');
+  });
+
   it('leaves specs without credentials alone', () => {
     const plain = { operation: 'import/url', url: 'https://example.com/a.png' };
     expect(sealCredentials(plain, key)).toBe(plain);
@@ -35,7 +43,7 @@ describe('task credentials at rest', () => {
   });
 
   it.each([
-    ['another key', (sealed: Record<string, unknown>) => openCredentials(sealed, credentialKey({ downloadTokenKey: 'e'.repeat(32) }))],
+    ['another key', (sealed: Record<string, unknown>) => openCredentials(sealed, credentialKey('e'.repeat(32)))],
     ['a tampered seal', (sealed: Record<string, unknown>) => openCredentials({ ...sealed, sealedCredentials: `${String(sealed['sealedCredentials']).slice(0, -2)}AA` }, key)],
   ])('refuses %s', (_name, open) => {
     expect(() => open(sealCredentials(spec, key))).toThrow();

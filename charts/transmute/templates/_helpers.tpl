@@ -147,6 +147,12 @@ The non-secret settings of one service, as a map of TRANSMUTE_* variables:
 {{- if and (eq .service "gateway") $root.Values.gateway.trustedProxies -}}
 {{- $_ := set $settings "TRANSMUTE_TRUSTED_PROXIES" (join "," $root.Values.gateway.trustedProxies) -}}
 {{- end -}}
+{{- if eq .service "gateway" -}}
+{{- with $root.Values.gateway.plans -}}
+{{- $_ := set $settings "TRANSMUTE_PLANS" (toJson .) -}}
+{{- end -}}
+{{- $_ := set $settings "TRANSMUTE_DEFAULT_PLAN" $root.Values.gateway.defaultPlan -}}
+{{- end -}}
 {{- range $name, $value := .config -}}
 {{- $_ := set $settings $name (toString $value) -}}
 {{- end -}}

@@ -177,6 +177,7 @@ describe('charts/transmute', () => {
       [['--set', 'gateway.config.NODE_OPTIONS=x'], /NODE_OPTIONS/],
       [['--set', 'mongodb.auth.passwords[0]='], /mongodb.auth.passwords\[0\] is required/],
       [['--set', 'nats.enabled=false'], /externalNats.url is required/],
+      [['--set', 'gateway.plans.pro.convertAllowance=500'], /convertAllowance/],
     ];
     for (const [args, message] of cases) {
       const { status, output } = run(helm, ['template', 'transmute', chart, ...HELM_KUBE, '-f', join(chart, 'ci/minimal-values.yaml'), ...args]);

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -23,6 +23,24 @@ describe('FsStorage', () => {
     expect(stored.size).toBe(11);
     expect(await storage.stat(key)).toEqual({ size: 11 });
     expect(await text(await storage.get(key))).toBe('hello world');
+  });
+
+  it('sweeps files last written before the cutoff, leftovers of interrupted writes too, and the folders they leave empty', async () => {
+    const old = new Date(Date.now() - 25 * 3_600_000);
+    for (const key of ['jobs/old/out.jpg', 'uploads/old/in', 'jobs/mixed/old.png']) {
+      await storage.put(key, Readable.from(['old']));
+      await utimes(join(root, key), old, old);
+    }
+    await writeFile(join(root, 'jobs/mixed/new.png.partial-abc123'), 'half');
+    await utimes(join(root, 'jobs/mixed/new.png.partial-abc123'), old, old);
+    await storage.put('jobs/mixed/new.png', Readable.from(['new']));
+
+    expect(await storage.deleteOlderThan(new Date(Date.now() - 24 * 3_600_000))).toBe(4);
+    expect(await storage.stat('jobs/mixed/new.png')).toEqual({ size: 3 });
+    expect(await storage.stat('jobs/old/out.jpg')).toBeNull();
+    expect((await readdir(root)).sort()).toEqual(['jobs']);
+    expect(await readdir(join(root, 'jobs'))).toEqual(['mixed']);
+    expect(await storage.deleteOlderThan(new Date(Date.now() - 24 * 3_600_000))).toBe(0);
   });
 
   it('refuses keys that leave the root', async () => {

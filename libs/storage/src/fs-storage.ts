@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -66,6 +66,10 @@ export class FsStorage implements Storage {
     await rm(this.pathOf(key), { force: true });
   }
 
+  async deleteOlderThan(cutoff: Date): Promise<number> {
+    return sweepDirectory(this.options.root, cutoff.getTime(), true);
+  }
+
   async presignUpload(key: string, options: { contentType: string; expiresInSeconds: number }): Promise<UploadTarget> {
     assertSafeKey(key);
     const expires = Math.floor(Date.now() / 1000) + options.expiresInSeconds;
@@ -88,4 +92,35 @@ export class FsStorage implements Storage {
     const query = new URLSearchParams({ expires: String(expires), filename: options.filename, signature });
     return `${this.options.publicUrl}${path}?${query}`;
   }
+}
+
+/**
+ * Removes files modified before `cutoffMs` under `dir` (leftover `.partial-`
+ * files included), then the directories that became empty; the root stays.
+ * A file that vanishes meanwhile (deleted by another sweep) is not an error.
+ */
+async function sweepDirectory(dir: string, cutoffMs: number, isRoot = false): Promise<number> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  let deleted = 0;
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      deleted += await sweepDirectory(path, cutoffMs);
+    } else if (entry.isFile()) {
+      const info = await stat(path).catch(() => null);
+      if (info && info.mtimeMs < cutoffMs) {
+        await rm(path, { force: true });
+        deleted += 1;
+      }
+    }
+  }
+  // Not empty (or just written into): rmdir refuses, which is the answer wanted.
+  if (!isRoot) await rmdir(dir).catch(() => undefined);
+  return deleted;
 }

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, paginateListObjectsV2 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ServiceFailure } from '@transmute/contracts';
@@ -69,6 +69,22 @@ export class S3Storage implements Storage {
   async delete(key: string): Promise<void> {
     assertSafeKey(key);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
+  }
+
+  /** Listed a page (up to 1000 keys) at a time and deleted in one request per page. A bucket lifecycle rule can do the same. */
+  async deleteOlderThan(cutoff: Date): Promise<number> {
+    let deleted = 0;
+    for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.options.bucket })) {
+      const expired = (page.Contents ?? []).filter((object) => object.Key && object.LastModified && object.LastModified < cutoff);
+      if (expired.length === 0) continue;
+      const answer = await this.client.send(
+        new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: expired.map((object) => ({ Key: object.Key! })), Quiet: true } }),
+      );
+      const failed = answer.Errors ?? [];
+      if (failed.length > 0) throw new Error(`S3 refused to delete ${failed.length} expired object(s), e.g. ${failed[0]?.Key}: ${failed[0]?.Message}`);
+      deleted += expired.length;
+    }
+    return deleted;
   }
 
   async presignUpload(key: string, options: { contentType: string; expiresInSeconds: number }): Promise<UploadTarget> {

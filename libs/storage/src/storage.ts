@@ -22,6 +22,8 @@ export interface Storage {
   get(key: string): Promise<Readable>;
   stat(key: string): Promise<StoredObject | null>;
   delete(key: string): Promise<void>;
+  /** Deletes every object last written before `cutoff` (the retention sweep); returns how many. */
+  deleteOlderThan(cutoff: Date): Promise<number>;
   /** A short-lived URL the client sends the bytes to directly. */
   presignUpload(key: string, options: { contentType: string; expiresInSeconds: number }): Promise<UploadTarget>;
   /** A short-lived URL that serves the object as an attachment named `filename`. */

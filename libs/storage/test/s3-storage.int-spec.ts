@@ -39,6 +39,18 @@ describe('the s3 storage driver against MinIO', () => {
     expect(sha256(await buffer(await storage.get('jobs/a/big.bin')))).toBe(sha256(bytes));
   });
 
+  it('sweeps the objects last written before the cutoff and keeps the rest', async () => {
+    await storage.put('jobs/sweep/a', Readable.from([Buffer.from('a')]));
+    await storage.put('uploads/sweep/b', Readable.from([Buffer.from('b')]));
+    expect(await storage.deleteOlderThan(new Date(Date.now() - 3_600_000))).toBe(0);
+    expect(await storage.stat('jobs/sweep/a')).toEqual({ size: 1 });
+    // A cutoff just ahead of now: everything in the bucket was written before it.
+    const before = await storage.deleteOlderThan(new Date(Date.now() + 1_000));
+    expect(before).toBeGreaterThanOrEqual(2);
+    expect(await storage.stat('jobs/sweep/a')).toBeNull();
+    expect(await storage.stat('uploads/sweep/b')).toBeNull();
+  });
+
   it('answers null and NOT_FOUND for a missing object, and deletes', async () => {
     expect(await storage.stat('jobs/none')).toBeNull();
     await expect(storage.get('jobs/none')).rejects.toMatchObject({ name: 'ServiceFailure', code: 5 });

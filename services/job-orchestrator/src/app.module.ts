@@ -11,6 +11,7 @@ import { Reconciler } from './dispatch/reconciler';
 import { TaskDispatcher } from './dispatch/task-dispatcher';
 import { UsageCharges } from './dispatch/usage-charges';
 import { JobEventLog } from './events/job-event-log';
+import { RetentionSweeper } from './retention/retention-sweeper';
 import { WebhookEnqueuer } from './events/webhook-enqueuer';
 import { JobLocks } from './jobs/job-locks';
 import { PoolBacklogMetrics } from './metrics/pool-backlog.metrics';
@@ -36,7 +37,7 @@ export class AppModule {
         jobModels,
       ],
       controllers: [JobsRpcController],
-      providers: [JobLocks, JobRepository, CatalogueClient, TaskDispatcher, UsageCharges, JobEventLog, WebhookEnqueuer, JobProgress, JobsService, OutcomeService, OutcomeConsumer, Reconciler, PoolBacklogMetrics],
+      providers: [JobLocks, JobRepository, CatalogueClient, TaskDispatcher, UsageCharges, JobEventLog, WebhookEnqueuer, JobProgress, JobsService, OutcomeService, OutcomeConsumer, Reconciler, PoolBacklogMetrics, RetentionSweeper],
     };
   }
 }

@@ -14,7 +14,12 @@ export const orchestratorConfig = {
   fileRetentionSeconds: envVar(
     'TRANSMUTE_FILE_RETENTION_SECONDS',
     positiveInt().default(86_400),
-    'How long results stay downloadable; download links live as long.',
+    'How long stored files (uploads, imports, results) are kept; download links live as long.',
+  ),
+  retentionSweepIntervalMs: envVar(
+    'TRANSMUTE_RETENTION_SWEEP_INTERVAL_MS',
+    positiveInt().default(3_600_000),
+    'How often stored files older than TRANSMUTE_FILE_RETENTION_SECONDS are deleted.',
   ),
   dispatchDeadlineMs: envVar(
     'TRANSMUTE_DISPATCH_DEADLINE_MS',

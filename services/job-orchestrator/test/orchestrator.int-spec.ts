@@ -5,7 +5,10 @@ import { JetStreamSetup } from '@transmute/messaging';
 import { STORAGE, type Storage } from '@transmute/storage';
 import { getModelToken } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
+import { utimes } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Reconciler } from '../src/dispatch/reconciler';
+import { RetentionSweeper } from '../src/retention/retention-sweeper';
 import { JobsService } from '../src/jobs/jobs.service';
 import { JobDocument } from '../src/persistence/job.schema';
 import { TaskDocument } from '../src/persistence/task.schema';
@@ -185,6 +188,17 @@ describe('job orchestrator on real NATS and FerretDB', () => {
     expect(work.spec).toMatchObject({ operation: 'import/s3', bucket: 'sources', key: 'photo.png', accessKeyId: '', secretAccessKey: '' });
     expect(Buffer.from(toBinary(TaskWorkSchema, work)).includes(secretAccessKey)).toBe(false);
     expect(openSealed(work.sealedCredentials, credentialKey(harness.config.credentialsKey))).toEqual({ accessKeyId: 'AKIAEXAMPLEKEY01', secretAccessKey });
+  });
+
+  it('deletes stored files once they are older than the retention period, and only those', async () => {
+    await storage.put('jobs/expired/out.jpg', Readable.from([Buffer.from('old result')]));
+    const dayAndMore = new Date(Date.now() - (harness.config.fileRetentionSeconds + 60) * 1_000);
+    await utimes(join(harness.config.storageFsRoot, 'jobs/expired/out.jpg'), dayAndMore, dayAndMore);
+    await storage.put('jobs/fresh/out.jpg', Readable.from([Buffer.from('new result')]));
+
+    expect(await harness.app.get(RetentionSweeper).sweep()).toBe(1);
+    expect(await storage.stat('jobs/expired/out.jpg')).toBeNull();
+    expect(await storage.stat('jobs/fresh/out.jpg')).toEqual({ size: 10 });
   });
 
   it('a late outcome for a finished task is ignored', async () => {

@@ -1,5 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { GUARDED_AGENTS } from '@transmute/connectors';
 import { NatsModule } from '@transmute/messaging';
+import { createGuardedAgents } from '@transmute/net-guard';
 import { ServiceKitModule } from '@transmute/service-kit';
 import { StorageModule } from '@transmute/storage';
 import type { ExporterConfig } from './config';
@@ -26,6 +28,7 @@ export class AppModule {
         StorageModule.forRoot(config),
       ],
       providers: [
+        { provide: GUARDED_AGENTS, useFactory: () => createGuardedAgents({ allowPrivateNetworks: config.allowPrivateNetworks }) },
         ...DESTINATIONS,
         { provide: EXPORT_DESTINATIONS, useFactory: (...destinations: ExportDestination[]) => destinations, inject: DESTINATIONS },
         ExportWorker,

@@ -1,6 +1,7 @@
 import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { type RunningMinio, startMinio } from '@transmute/devstack';
 import type { FsStorage } from '@transmute/storage';
+import { createGuardedAgents } from '@transmute/net-guard';
 import { S3Destination } from '../src/destinations/s3.destination';
 import { context, exportWork, exporterConfigFor, sampleBytes, sha256, tempStorage } from './export-fixtures';
 
@@ -22,7 +23,7 @@ describe('export/s3 against MinIO', () => {
     await cleanup?.();
   });
 
-  const destination = (allowPrivateNetworks = true) => new S3Destination(storage, exporterConfigFor({ TRANSMUTE_ALLOW_PRIVATE_NETWORKS: String(allowPrivateNetworks) }));
+  const destination = (allowPrivateNetworks = true) => new S3Destination(storage, exporterConfigFor({ TRANSMUTE_ALLOW_PRIVATE_NETWORKS: String(allowPrivateNetworks) }), createGuardedAgents({ allowPrivateNetworks }));
   const credentials = () => ({ endpoint: minio.endpoint, region: minio.region, accessKeyId: minio.accessKeyId, secretAccessKey: minio.secretAccessKey });
   const read = async (key: string) => Buffer.from(await (await admin.send(new GetObjectCommand({ Bucket: 'results', Key: key }))).Body!.transformToByteArray());
 

@@ -2,6 +2,7 @@ import { buffer } from 'node:stream/consumers';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { type RunningMinio, startMinio } from '@transmute/devstack';
 import type { FsStorage } from '@transmute/storage';
+import { createGuardedAgents } from '@transmute/net-guard';
 import { S3Source } from '../src/sources/s3.source';
 import { context, importerConfigFor, sampleBytes, sha256, tempStorage, workFor } from './connector-fixtures';
 
@@ -24,7 +25,7 @@ describe('import/s3 against MinIO', () => {
     await cleanup?.();
   });
 
-  const source = (allowPrivateNetworks = true) => new S3Source(storage, importerConfigFor({ TRANSMUTE_ALLOW_PRIVATE_NETWORKS: String(allowPrivateNetworks) }));
+  const source = (allowPrivateNetworks = true) => new S3Source(storage, importerConfigFor({ TRANSMUTE_ALLOW_PRIVATE_NETWORKS: String(allowPrivateNetworks) }), createGuardedAgents({ allowPrivateNetworks }));
   const spec = (fields: Record<string, string> = {}) =>
     workFor({
       operation: 'import/s3',

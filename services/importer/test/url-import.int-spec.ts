@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buffer } from 'node:stream/consumers';
 import type { FsStorage } from '@transmute/storage';
+import { createGuardedAgents } from '@transmute/net-guard';
 import { UrlSource } from '../src/sources/url.source';
 import { context, importerConfigFor, sampleBytes, sha256, tempStorage, workFor } from './connector-fixtures';
 
@@ -37,7 +38,10 @@ describe('import/url against a real HTTP server', () => {
     await cleanup();
   });
 
-  const source = (env: Record<string, string> = {}) => new UrlSource(storage, importerConfigFor({ TRANSMUTE_ALLOW_PRIVATE_NETWORKS: 'true', ...env }));
+  const source = (env: Record<string, string> = {}) => {
+    const config = importerConfigFor({ TRANSMUTE_ALLOW_PRIVATE_NETWORKS: 'true', ...env });
+    return new UrlSource(storage, config, createGuardedAgents(config));
+  };
 
   it('streams the body in byte for byte and names it from Content-Disposition', async () => {
     const imported = await source().import(workFor({ operation: 'import/url', url: `${base}/download?sig=secret` }), context());
@@ -64,7 +68,7 @@ describe('import/url against a real HTTP server', () => {
   });
 
   it('refuses the loopback server with the default setting, and never names the query string', async () => {
-    const attempt = new UrlSource(storage, importerConfigFor({})).import(workFor({ operation: 'import/url', url: `${base}/download?sig=secret` }), context());
+    const attempt = new UrlSource(storage, importerConfigFor({}), createGuardedAgents({ allowPrivateNetworks: false })).import(workFor({ operation: 'import/url', url: `${base}/download?sig=secret` }), context());
     await expect(attempt).rejects.toThrow(/is not allowed: 127\.0\.0\.1 is a loopback address/);
     await expect(attempt).rejects.not.toThrow(/secret/);
   });

@@ -3,8 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { create } from '@bufbuild/protobuf';
 import { ServiceFailure, type TaskResult, TaskResultSchema, type TaskWork } from '@transmute/contracts';
 import type { TaskContext } from '@transmute/messaging';
-import { createS3Client, exportLocation, s3Failure, s3TargetOf } from '@transmute/connectors';
-import { type GuardedAgents, createGuardedAgents } from '@transmute/net-guard';
+import { createS3Client, exportLocation, s3Failure, s3TargetOf, GUARDED_AGENTS } from '@transmute/connectors';
+import type { GuardedAgents } from '@transmute/net-guard';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { STORAGE, type Storage } from '@transmute/storage';
 import type { ExporterConfig } from '../config';
@@ -19,14 +19,12 @@ const PARTS_IN_FLIGHT = 2;
 @Injectable()
 export class S3Destination implements ExportDestination {
   readonly operation = 'export/s3';
-  private readonly agents: GuardedAgents;
 
   constructor(
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(SERVICE_CONFIG) private readonly config: ExporterConfig,
-  ) {
-    this.agents = createGuardedAgents({ allowPrivateNetworks: config.allowPrivateNetworks });
-  }
+    @Inject(GUARDED_AGENTS) private readonly agents: GuardedAgents,
+  ) {}
 
   async export(work: TaskWork, context: TaskContext): Promise<TaskResult> {
     if (!work.spec) throw ServiceFailure.validation(`task ${work.taskName} has no spec`);

@@ -3,8 +3,8 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { Inject, Injectable } from '@nestjs/common';
 import { ServiceFailure, type TaskWork } from '@transmute/contracts';
 import type { TaskContext } from '@transmute/messaging';
-import { withByteCeiling, createS3Client, s3Failure, s3TargetOf } from '@transmute/connectors';
-import { type GuardedAgents, createGuardedAgents } from '@transmute/net-guard';
+import { withByteCeiling, createS3Client, s3Failure, s3TargetOf, GUARDED_AGENTS } from '@transmute/connectors';
+import type { GuardedAgents } from '@transmute/net-guard';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { STORAGE, type Storage, storageKey } from '@transmute/storage';
 import type { ImporterConfig } from '../config';
@@ -14,14 +14,12 @@ import { type ImportSource, type ImportedFile, baseName, fallbackFilename } from
 @Injectable()
 export class S3Source implements ImportSource {
   readonly operation = 'import/s3';
-  private readonly agents: GuardedAgents;
 
   constructor(
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(SERVICE_CONFIG) private readonly config: ImporterConfig,
-  ) {
-    this.agents = createGuardedAgents({ allowPrivateNetworks: config.allowPrivateNetworks });
-  }
+    @Inject(GUARDED_AGENTS) private readonly agents: GuardedAgents,
+  ) {}
 
   async import(work: TaskWork, context: TaskContext): Promise<ImportedFile> {
     if (!work.spec) throw ServiceFailure.validation(`task ${work.taskName} has no spec`);

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, ServiceFailure, type TaskWork } from '@transmute/contracts';
 import type { TaskContext } from '@transmute/messaging';
-import { networkFailure } from '@transmute/connectors';
-import { BodyTooLargeError, type GuardedAgents, createGuardedAgents, describeUrl, fetchPublic } from '@transmute/net-guard';
+import { networkFailure, GUARDED_AGENTS } from '@transmute/connectors';
+import { BodyTooLargeError, type GuardedAgents, describeUrl, fetchPublic } from '@transmute/net-guard';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { STORAGE, type Storage, storageKey } from '@transmute/storage';
 import type { ImporterConfig } from '../config';
@@ -17,14 +17,12 @@ import { type ImportSource, type ImportedFile, baseName, fallbackFilename } from
 @Injectable()
 export class UrlSource implements ImportSource {
   readonly operation = 'import/url';
-  private readonly agents: GuardedAgents;
 
   constructor(
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(SERVICE_CONFIG) private readonly config: ImporterConfig,
-  ) {
-    this.agents = createGuardedAgents({ allowPrivateNetworks: config.allowPrivateNetworks });
-  }
+    @Inject(GUARDED_AGENTS) private readonly agents: GuardedAgents,
+  ) {}
 
   async import(work: TaskWork, context: TaskContext): Promise<ImportedFile> {
     const url = work.spec?.url ?? '';

@@ -4,13 +4,18 @@
  * Last-Event-ID, two gateway replicas, and 401/404.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { connect } from 'nats';
+import { JOB_EVENTS_STREAM } from '@transmute/contracts';
 import { type Job, type TransmuteClient, gradientPng, jobShapeProblems, taskOf, uploadConvertExport, waitForJob } from '../support';
 import { platformFixture } from '../support/platform-fixture';
 import { type GatewayReplica, startGatewayReplica } from './gateway-replica';
 import { type SseEvent, openJobEvents } from './sse-client';
 
 const KEEP_ALIVE_MS = 500;
-const env = platformFixture({ name: 'events', extraEnv: { TRANSMUTE_SSE_KEEPALIVE_MS: String(KEEP_ALIVE_MS) } });
+const env = platformFixture({
+  name: 'events',
+  extraEnv: { TRANSMUTE_SSE_KEEPALIVE_MS: String(KEEP_ALIVE_MS), TRANSMUTE_SSE_RECHECK_MS: '500' },
+});
 
 const NON_TERMINAL = 'job.updated';
 
@@ -167,4 +172,26 @@ test('a client that reconnects with Last-Event-ID gets exactly what it missed, o
   // An id that is not this job's is ignored: a fresh stream with the current state.
   const stranger = await openJobEvents(platform.baseUrl, platform.devApiKey, resumed.job.id, replicaEvents[0]!.id);
   expect((await stranger.rest(10_000)).map((event) => event.event)).toEqual(['job.finished']);
+});
+
+// Last in this file: it seals the platform's event log for good.
+test('a change the event log never received still reaches an open stream, from the stored job', async () => {
+  const { platform, client } = env();
+  const { job, start } = await pendingJob(client, 'e2e-events-recheck');
+  const stream = await openJobEvents(platform.baseUrl, platform.devApiKey, job.id);
+  expect(parsed(await stream.next(2_000)).status).toBe('waiting_upload');
+
+  // From here on, every append the orchestrator tries is refused: the log never hears of this job's changes.
+  const nats = await connect({ servers: platform.env['TRANSMUTE_NATS_URL'] });
+  try {
+    const jsm = await nats.jetstreamManager();
+    await jsm.streams.update(JOB_EVENTS_STREAM.name, { ...(await jsm.streams.info(JOB_EVENTS_STREAM.name)).config, sealed: true });
+  } finally {
+    await nats.close();
+  }
+  await start();
+
+  const rest = await stream.rest(30_000);
+  expect(rest.map((event) => event.event).at(-1)).toBe('job.finished');
+  expect(parsed(rest.at(-1)!)).toEqual(await client.getJob(job.id));
 });

@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Param, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { timestampMs } from '@bufbuild/protobuf/wkt';
 import { ServiceFailure } from '@transmute/contracts';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { Principal } from '../auth/api-key-authenticator';
@@ -113,6 +114,9 @@ export class EventsController {
     const position = session.position;
     try {
       const [latestSeq, current] = await Promise.all([this.hub.latestSeq(jobId), this.jobs.get(jobId, accountId)]);
+      // A change younger than the grace is most likely still on its way through the log, which numbers it properly.
+      const changedAt = current.updatedAt ? timestampMs(current.updatedAt) : 0;
+      if (Date.now() - changedAt < CATCH_UP_GRACE_MS) return;
       session.catchUp(latestSeq, current, position);
     } catch {
       // The next tick tries again; the live log is still followed meanwhile.

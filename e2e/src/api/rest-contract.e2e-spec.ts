@@ -258,6 +258,18 @@ describe('sandbox', () => {
     expectError(await client.request('GET', '/v1/download/sandbox', { auth: false }), 404);
   });
 
+  test('an import/base64 job is validated without its file being stored: 200', async () => {
+    const { client } = env();
+    const png = (await gradientPng(8, 8)).bytes.toString('base64');
+    const tasks = {
+      in: { operation: 'import/base64', file: `data:image/png;base64,${png}`, filename: 'in.png' },
+      'to-jpg': { operation: 'convert', input: 'in', output_format: 'jpg' },
+    };
+    const job = expectJob(await client.request('POST', JOBS, { auth: false, json: { sandbox: true, tasks } }), 200);
+    expect(job).toMatchObject({ status: 'finished', sandbox: true });
+    expect(taskOf(job, 'to-jpg').status).toBe('finished');
+  });
+
   test.each([
     ['rule 1', { bad: { operation: 'import/ftp' } }, 'rule 1'],
     ['rule 3', { ...standardTasks(), out: { operation: 'export/url', input: ['in'] } }, 'rule 3'],

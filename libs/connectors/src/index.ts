@@ -6,4 +6,4 @@ export * from './gcs-connection';
 export * from './connector-config';
 export * from './byte-ceiling';
 export * from './task-credentials';
-export * from './guarded-agents-token';
+export * from './guarded-agents.provider';

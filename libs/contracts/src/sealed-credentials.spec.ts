@@ -1,4 +1,10 @@
-import { CREDENTIAL_FIELDS, credentialKey, openCredentials, openSealed, sealCredentials, splitSealed } from './sealed-credentials';
+import { CREDENTIAL_FIELDS, credentialKey, openSealed, sealCredentials, splitSealed } from './sealed-credentials';
+
+/** The stored spec with its credentials back in place, as a worker sees it. */
+function openCredentials(stored: Record<string, unknown>, key: Buffer): Record<string, unknown> {
+  const { spec, sealed } = splitSealed(stored);
+  return sealed ? { ...spec, ...openSealed(sealed, key) } : stored;
+}
 
 describe('sealed task credentials', () => {
   const key = credentialKey('c'.repeat(32));

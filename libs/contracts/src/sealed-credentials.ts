@@ -51,9 +51,3 @@ export function openSealed(sealed: string, key: Buffer): Partial<Record<Credenti
   const plain = Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
   return JSON.parse(plain) as Partial<Record<CredentialField, string>>;
 }
-
-/** The stored spec with its credentials back in place. */
-export function openCredentials(spec: Record<string, unknown>, key: Buffer): Record<string, unknown> {
-  const { spec: rest, sealed } = splitSealed(spec);
-  return sealed ? { ...rest, ...openSealed(sealed, key) } : spec;
-}

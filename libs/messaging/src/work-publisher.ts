@@ -8,7 +8,7 @@ import { NATS_CONNECTION } from './tokens';
 export class WorkPublisher {
   private readonly js: JetStreamClient;
 
-  constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection) {
+  constructor(@Inject(NATS_CONNECTION) connection: NatsConnection) {
     this.js = connection.jetstream();
   }
 
@@ -16,8 +16,25 @@ export class WorkPublisher {
     await this.js.publish(subject, toBinary(schema, message), { msgID: msgId });
   }
 
-  /** Best-effort fan-out over core NATS, for listeners that can re-read state (event streams). */
-  broadcast<D extends DescMessage>(subject: string, schema: D, message: MessageShape<D>): void {
-    this.connection.publish(subject, toBinary(schema, message));
+  /**
+   * `publish`, tried `attempts` times with a linearly growing pause, for
+   * publishes nothing else would repeat; throws the last error. The message id
+   * makes a retry of a publish that did land a duplicate the stream drops.
+   */
+  async publishWithRetry<D extends DescMessage>(
+    subject: string,
+    schema: D,
+    message: MessageShape<D>,
+    msgId: string,
+    retry: { attempts: number; delayMs: number },
+  ): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.publish(subject, schema, message, msgId);
+      } catch (error) {
+        if (attempt >= retry.attempts) throw error;
+        await new Promise((resolve) => setTimeout(resolve, retry.delayMs * attempt));
+      }
+    }
   }
 }

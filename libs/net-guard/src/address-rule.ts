@@ -16,20 +16,11 @@ export interface AddressRule {
 const LOCAL_NAMES = /(^|\.)localhost\.?$|^localhost\.?$|(^|\.)(local|internal|localdomain)\.?$/i;
 
 /**
- * True for unicast addresses on the public Internet. Everything else is refused:
- * private, loopback, link-local, unique-local, IPv4-mapped IPv6, 0.0.0.0/::, multicast,
- * carrier-grade NAT, reserved and documentation ranges (ipaddr.js names them all).
+ * Why `address` is refused, or null when it is public (unicast on the
+ * Internet). Refused: private, loopback, link-local, unique-local,
+ * IPv4-mapped IPv6, 0.0.0.0/::, multicast, carrier-grade NAT, reserved and
+ * documentation ranges (ipaddr.js names them all).
  */
-export function isPublicAddress(address: string): boolean {
-  if (isIP(address) === 0) return false;
-  try {
-    return ipaddr.parse(address).range() === 'unicast';
-  } catch {
-    return false;
-  }
-}
-
-/** Why `address` is refused, or null when it is public. */
 export function refusalOf(address: string): string | null {
   if (isIP(address) === 0) return `${address} is not an IP address`;
   const range = ipaddr.parse(address).range();

@@ -1,7 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { GUARDED_AGENTS } from '@transmute/connectors';
+import { guardedAgentsProvider } from '@transmute/connectors';
 import { NatsModule } from '@transmute/messaging';
-import { createGuardedAgents } from '@transmute/net-guard';
 import { ServiceKitModule } from '@transmute/service-kit';
 import { StorageModule } from '@transmute/storage';
 import type { ExporterConfig } from './config';
@@ -28,7 +27,7 @@ export class AppModule {
         StorageModule.forRoot(config),
       ],
       providers: [
-        { provide: GUARDED_AGENTS, useFactory: () => createGuardedAgents({ allowPrivateNetworks: config.allowPrivateNetworks }) },
+        guardedAgentsProvider(config),
         ...DESTINATIONS,
         { provide: EXPORT_DESTINATIONS, useFactory: (...destinations: ExportDestination[]) => destinations, inject: DESTINATIONS },
         ExportWorker,

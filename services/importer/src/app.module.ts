@@ -1,7 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { GUARDED_AGENTS } from '@transmute/connectors';
+import { guardedAgentsProvider } from '@transmute/connectors';
 import { NatsModule } from '@transmute/messaging';
-import { createGuardedAgents } from '@transmute/net-guard';
 import { ServiceKitModule } from '@transmute/service-kit';
 import { StorageModule } from '@transmute/storage';
 import type { ImporterConfig } from './config';
@@ -30,7 +29,7 @@ export class AppModule {
         StorageModule.forRoot(config),
       ],
       providers: [
-        { provide: GUARDED_AGENTS, useFactory: () => createGuardedAgents({ allowPrivateNetworks: config.allowPrivateNetworks }) },
+        guardedAgentsProvider(config),
         ...SOURCES,
         { provide: IMPORT_SOURCES, useFactory: (...sources: ImportSource[]) => sources, inject: SOURCES },
         ImportWorker,

@@ -32,7 +32,7 @@ export interface RunningSshd {
  * Debian's OpenSSH sshd on a free loopback port, SFTP only, with password and
  * key logins for one test account. sshd checks passwords against the system's
  * accounts, so the harness creates `transmute-sftp` (no shell, no home) once,
- * with a random password kept in .tools/sftp-test-user.json; it needs root.
+ * with a random password kept in /var/lib/transmute-devstack/sftp-test-user.json; it needs root.
  */
 export async function startSshd(): Promise<RunningSshd> {
   try {

@@ -27,10 +27,12 @@ export async function loadOrCreateSecrets(dataDir: string): Promise<PlatformSecr
   const path = join(dataDir, SECRETS_FILE);
   const existing = await readIfPresent(path);
   if (existing !== undefined) {
-    const secrets = parseSecrets(existing, path);
+    const { credentialsKey, ...kept } = parseSecrets(existing, path);
+    if (credentialsKey) return { ...kept, credentialsKey };
     // A key added after the file was made is added to it; the others (links, the dev key) keep working.
-    if (!(JSON.parse(existing) as Record<string, unknown>)['credentialsKey']) await writeSecrets(path, secrets);
-    return secrets;
+    const upgraded = { ...kept, credentialsKey: randomBytes(32).toString('hex') };
+    await writeSecrets(path, upgraded);
+    return upgraded;
   }
 
   const secrets = generateSecrets();
@@ -52,6 +54,7 @@ async function readIfPresent(path: string): Promise<string | undefined> {
   }
 }
 
+/** The file's keys; `credentialsKey` is empty in a file written before it existed. */
 export function parseSecrets(text: string, path: string): PlatformSecrets {
   const fix = `delete ${path} to generate new keys (existing signed links and the dev API key stop working)`;
   let value: unknown;
@@ -67,7 +70,7 @@ export function parseSecrets(text: string, path: string): PlatformSecrets {
   return {
     storageSigningKey: record['storageSigningKey'] as string,
     downloadTokenKey: record['downloadTokenKey'] as string,
-    credentialsKey: typeof record['credentialsKey'] === 'string' && record['credentialsKey'] ? record['credentialsKey'] : randomBytes(32).toString('hex'),
+    credentialsKey: typeof record['credentialsKey'] === 'string' ? record['credentialsKey'] : '',
     devApiKey: record['devApiKey'] as string,
   };
 }

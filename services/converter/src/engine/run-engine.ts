@@ -152,7 +152,7 @@ function abortedFailure(engine: string, signal: AbortSignal): ServiceFailure {
 }
 
 /** The converter's environment minus its own configuration (which holds secrets), plus the engine's variables. */
-function engineEnvironment(extra: Readonly<Record<string, string>> | undefined): NodeJS.ProcessEnv {
+export function engineEnvironment(extra?: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('TRANSMUTE_')) env[key] = value;
   return { ...env, ...extra };

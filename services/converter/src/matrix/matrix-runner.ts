@@ -1,6 +1,7 @@
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConverterFamily } from '../families/family';
+import { assertProduced, withTimeLimit } from '../work/conversion-guards';
 import type { FamilyProof } from './family-proof';
 import { type PairKey, coveringSubset, duplicatePairs } from './pair-selection';
 
@@ -82,11 +83,12 @@ export async function runFamilyMatrix(options: MatrixRunOptions): Promise<Family
       stage = 'convert';
       const outputPath = join(scratch, 'out', `${index}-${pair.inputFormat}.${pair.outputFormat}`);
       await mkdir(join(scratch, 'out'), { recursive: true });
-      await withDeadline(timeoutMs, (signal) =>
+      // The same guards the convert handler applies to every conversion.
+      await withTimeLimit(timeoutMs, new AbortController().signal, (signal) =>
         family.convert({ ...pair, inputPath, outputPath, options: {}, signal, reportProgress: () => undefined }),
       );
       stage = 'verify';
-      if ((await stat(outputPath)).size === 0) throw new Error('the output file is empty');
+      await assertProduced(outputPath, pair.outputFormat);
       await proof.verifyOutput(pair.outputFormat, outputPath);
       await rm(outputPath, { force: true });
       return { ...pair, passed: true, ms: Date.now() - begin };
@@ -131,20 +133,6 @@ export async function runFamilyMatrix(options: MatrixRunOptions): Promise<Family
     durationMs: Date.now() - started,
     results,
   };
-}
-
-async function withDeadline<T>(timeoutMs: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  let onAbort!: () => void;
-  const expired = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new Error(`no result within ${timeoutMs} ms`));
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([run(signal), expired]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
 }
 
 function describe(error: unknown): string {

@@ -21,6 +21,8 @@ export class ConvertWorker implements OnApplicationBootstrap, BeforeApplicationS
   private runner?: TaskWorkRunner;
   private refresh?: NodeJS.Timeout;
   private manifests?: KV;
+  /** The encoded manifest, built once after the family started. */
+  private manifest?: Uint8Array;
 
   constructor(
     @Inject(FAMILY) private readonly family: ConverterFamily,
@@ -35,6 +37,8 @@ export class ConvertWorker implements OnApplicationBootstrap, BeforeApplicationS
     this.readiness.register('engines', async () => this.family.isReady?.() ?? true);
     await this.family.start?.();
     this.manifests = await openManifestBucket(this.connection.jetstream());
+    // What a family converts is fixed once it started; the refresh only renews the entry's TTL.
+    this.manifest = encodeManifest(create(FamilyManifestSchema, { family: this.family.name, engineVersion: this.family.engineVersion, pairs: this.family.pairs() }));
     await this.announce();
     this.refresh = setInterval(() => void this.announce().catch((error: unknown) => this.logger.warn({ err: error }, 'manifest refresh failed')), MANIFEST_REFRESH_MS);
     this.runner = await this.workers.start({
@@ -53,11 +57,6 @@ export class ConvertWorker implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async announce(): Promise<void> {
-    const manifest = create(FamilyManifestSchema, {
-      family: this.family.name,
-      engineVersion: this.family.engineVersion,
-      pairs: this.family.pairs(),
-    });
-    await this.manifests!.put(this.family.name, encodeManifest(manifest));
+    await this.manifests!.put(this.family.name, this.manifest!);
   }
 }

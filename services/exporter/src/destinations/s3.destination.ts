@@ -42,8 +42,13 @@ export class S3Destination implements ExportDestination {
             queueSize: PARTS_IN_FLIGHT,
             leavePartsOnError: false,
           });
-          context.signal.addEventListener('abort', () => void upload.abort(), { once: true });
-          await upload.done();
+          const abort = () => void upload.abort();
+          context.signal.addEventListener('abort', abort, { once: true });
+          try {
+            await upload.done();
+          } finally {
+            context.signal.removeEventListener('abort', abort);
+          }
         } catch (error) {
           throw s3Failure(error, target, key);
         }

@@ -12,8 +12,8 @@ import { JobEventHub } from './job-event-hub';
 import { JobEventSession, type StampedJob } from './job-event-session';
 import { KeepAlive } from './keep-alive';
 import { eventName, formatEvent, parseLastEventId } from './sse';
+import { checkedJobId } from '../jobs/job-id';
 
-const JOB_ID = /^[0-9a-f]{32}$/;
 /** What EventSource waits before reconnecting after a drop. */
 const RECONNECT_MS = 2_000;
 /** How long a resumed stream waits for the log to bring a status the store already shows. */
@@ -41,7 +41,7 @@ export class EventsController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    if (!JOB_ID.test(jobId)) throw ServiceFailure.notFound('no such job');
+    checkedJobId(jobId);
     if (!principal) throw new Error('ApiKeyGuard let a keyed request through without a principal');
     const lastEventId = parseLastEventId(request.headers['last-event-id']);
 

@@ -16,8 +16,8 @@ import type { Principal } from '../auth/api-key-authenticator';
 import { CurrentPrincipal } from '../auth/principal.decorator';
 import type { GatewayConfig } from '../config';
 import { JobsClient } from '../jobs/jobs.client';
+import { checkedJobId } from '../jobs/job-id';
 
-const JOB_ID = /^[0-9a-f]{32}$/;
 const iso = (stamp: Timestamp | undefined) => (stamp ? timestampDate(stamp).toISOString() : null);
 
 /** One delivery as the account holder sees it (docs/webhooks.md, "Delivery log"). */
@@ -51,7 +51,7 @@ export class WebhookDeliveriesController {
 
   @Get(':jobId/webhooks')
   async list(@Param('jobId') jobId: string, @CurrentPrincipal() principal: Principal | undefined) {
-    if (!JOB_ID.test(jobId)) throw ServiceFailure.notFound('no such job');
+    checkedJobId(jobId);
     if (!principal) throw new Error('ApiKeyGuard let a keyed request through without a principal');
     // 404 for a job that is not the caller's, before anything about its deliveries.
     await this.jobs.get(jobId, principal.accountId);

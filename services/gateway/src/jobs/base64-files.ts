@@ -6,6 +6,8 @@ import { type Storage, storageKey } from '@transmute/storage';
 const DATA_URI_PREFIX = /^data:[^,]*?(;base64)?,/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
+/** Stands for a decoded file that a sandbox job does not store. */
+const SANDBOX_STORED_KEY = 'sandbox';
 
 /** Decodes `file` of an import/base64 task; a `data:` URI prefix is accepted and stripped. */
 export function decodeBase64File(file: string): Buffer {
@@ -36,7 +38,11 @@ export async function storeBase64Files(request: CreateJobRequest, storage: Stora
       throw new ServiceFailure(ErrorCode.PAYLOAD_TOO_LARGE, `task ${name}: the decoded file is ${bytes.length} bytes; the limit is ${maxBytes}`);
     }
     spec.file = '';
-    if (!options.store) continue;
+    if (!options.store) {
+      // Sandbox: validated like a real job, nothing stored; the orchestrator only needs to see the file was given.
+      spec.storedKey = SANDBOX_STORED_KEY;
+      continue;
+    }
     // Not the client's filename: a long one (up to 255 characters) overflows the fs driver's name limit; the importer reads the name from the spec.
     const key = storageKey('base64', batch, name, 'source');
     await storage.put(key, Readable.from([bytes]));

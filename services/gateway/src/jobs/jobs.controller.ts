@@ -15,14 +15,7 @@ import { parseCreateJobBody } from './create-job-request.parser';
 import { type JobView, renderJob } from './job-view';
 import { JobsClient } from './jobs.client';
 import { simulateSandboxJob } from './sandbox';
-
-const JOB_ID = /^[0-9a-f]{32}$/;
-
-/** Ids that cannot exist are answered like ids that do not: no round trip. */
-function checkedJobId(jobId: string): string {
-  if (!JOB_ID.test(jobId)) throw ServiceFailure.notFound('no such job');
-  return jobId;
-}
+import { checkedJobId } from './job-id';
 
 /** Keyed routes always have a principal; only sandbox creation may lack one. */
 function required(principal: Principal | undefined): Principal {

@@ -4,8 +4,7 @@ import { create } from '@bufbuild/protobuf';
 import { type Job, JobEventSchema, Subjects } from '@transmute/contracts';
 import { JetStreamSetup, WorkPublisher } from '@transmute/messaging';
 
-const PUBLISH_ATTEMPTS = 3;
-const PUBLISH_RETRY_MS = 250;
+const PUBLISH_RETRY = { attempts: 3, delayMs: 250 };
 
 /**
  * Appends each status change of a job to JOB_EVENTS (`job.events.<jobId>`).
@@ -25,21 +24,14 @@ export class JobEventLog implements OnApplicationBootstrap {
     await this.setup.ensureJobEventsStream();
   }
 
+  /** Best-effort: a change the log misses still reaches open streams through their recheck of the stored job. */
   async append(job: Job): Promise<void> {
     const updatedAt = job.updatedAt ? timestampMs(job.updatedAt) : 0;
     const msgId = `${job.id}.${job.status}.${updatedAt}`;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.publisher.publish(Subjects.jobEvents(job.id), JobEventSchema, create(JobEventSchema, { job }), msgId);
-        return;
-      } catch (error) {
-        if (attempt >= PUBLISH_ATTEMPTS) {
-          // Event streams then see this change only through the next one (or a reconnect's current state).
-          this.logger.warn({ err: error, jobId: job.id, status: job.status }, 'could not record a job event');
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, PUBLISH_RETRY_MS * attempt));
-      }
+    try {
+      await this.publisher.publishWithRetry(Subjects.jobEvents(job.id), JobEventSchema, create(JobEventSchema, { job }), msgId, PUBLISH_RETRY);
+    } catch (error) {
+      this.logger.warn({ err: error, jobId: job.id, status: job.status }, 'could not record a job event');
     }
   }
 }

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { create } from '@bufbuild/protobuf';
 import { timestampNow } from '@bufbuild/protobuf/wkt';
-import { type Job, Streams, Subjects, type WebhookDelivery, WebhookDeliverySchema } from '@transmute/contracts';
+import { type Job, Streams, Subjects, WebhookDeliverySchema } from '@transmute/contracts';
 import { JetStreamSetup, WorkPublisher } from '@transmute/messaging';
 import type { JobRecord, TaskRecord } from '../persistence/job.repository';
 
-const PUBLISH_ATTEMPTS = 5;
-const PUBLISH_RETRY_MS = 500;
+/** The job is already terminal in the store, so nothing else would publish these again: insist a little. */
+const PUBLISH_RETRY = { attempts: 5, delayMs: 500 };
 
 /**
  * Where a job's end is announced: the `url` of each export/webhook task, in
@@ -60,20 +60,7 @@ export class WebhookEnqueuer implements OnApplicationBootstrap {
         job,
         createdAt: timestampNow(),
       });
-      await this.publishWithRetry(delivery, deliveryId);
-    }
-  }
-
-  /** The job is already terminal in the store, so nothing would publish these again: insist a little. */
-  private async publishWithRetry(delivery: WebhookDelivery, deliveryId: string): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.publisher.publish(Subjects.webhooksDeliver, WebhookDeliverySchema, delivery, deliveryId);
-        return;
-      } catch (error) {
-        if (attempt >= PUBLISH_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, PUBLISH_RETRY_MS * attempt));
-      }
+      await this.publisher.publishWithRetry(Subjects.webhooksDeliver, WebhookDeliverySchema, delivery, deliveryId, PUBLISH_RETRY);
     }
   }
 }

@@ -39,6 +39,7 @@ function initialStatus(operation: string): TaskStatus {
 @Injectable()
 export class JobsService {
   private readonly logger = new Logger(JobsService.name);
+  private readonly credentialKey: Buffer;
 
   constructor(
     private readonly repository: JobRepository,
@@ -48,7 +49,9 @@ export class JobsService {
     private readonly locks: JobLocks,
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
-  ) {}
+  ) {
+    this.credentialKey = credentialKey(config.credentialsKey);
+  }
 
   async create(request: CreateJobRequest): Promise<Job> {
     const plan = planJob(request, request.convertAllowance);
@@ -124,11 +127,10 @@ export class JobsService {
     const started = await this.repository.transitionJob(jobId, 'waiting_upload', {
       $set: { status: 'queued', startedAt: now, updatedAt: now },
     });
-    if (started) {
-      await this.progress.refresh(jobId, await this.dispatcher.dispatchReady(started));
-      await this.progress.announce(jobId);
-    }
-    return this.get(jobId, accountId);
+    if (!started) return this.get(jobId, accountId);
+    await this.progress.refresh(jobId, await this.dispatcher.dispatchReady(started));
+    // Ownership was checked above: the announced job is the answer.
+    return (await this.progress.announce(jobId)) ?? this.get(jobId, accountId);
   }
 
   private async routeConversions(plan: JobPlan): Promise<Map<string, string>> {
@@ -171,7 +173,7 @@ export class JobsService {
       operation: planned.operation,
       status: initialStatus(planned.operation),
       dependsOn: planned.dependsOn,
-      spec: sealCredentials(toJson(TaskSpecSchema, planned.spec) as Record<string, unknown>, credentialKey(this.config.credentialsKey)),
+      spec: sealCredentials(toJson(TaskSpecSchema, planned.spec) as Record<string, unknown>, this.credentialKey),
       inputFormat: planned.inputFormat,
       outputFormat: planned.outputFormat,
       family,

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { ConsumerInfo, JetStreamManager, NatsConnection } from 'nats';
 import { Gauge, register } from 'prom-client';
-import { Streams } from '@transmute/contracts';
+import { Consumers, Streams, Subjects } from '@transmute/contracts';
 import { NATS_CONNECTION } from '@transmute/messaging';
 
 /** Subjects of converter work are `tasks.convert.<family>`; their consumers `converter-<family>`. */
-const CONVERT_SUBJECT_PREFIX = 'tasks.convert.';
-const CONVERTER_CONSUMER_PREFIX = 'converter-';
+const CONVERT_SUBJECT_PREFIX = Subjects.tasksConvert('');
+const CONVERTER_CONSUMER_PREFIX = Consumers.converter('');
 
 export interface PoolBacklog {
   family: string;
@@ -40,6 +40,7 @@ function gauge(name: string, help: string): Gauge<'family'> {
 @Injectable()
 export class PoolBacklogMetrics implements OnModuleInit {
   private readonly logger = new Logger(PoolBacklogMetrics.name);
+  private manager?: Promise<JetStreamManager>;
   private readonly waiting = gauge('transmute_family_backlog_tasks', 'Convert tasks waiting for a worker of the family');
   private readonly inFlight = gauge('transmute_family_in_flight_tasks', 'Convert tasks held by a worker of the family');
   private readonly oldest = gauge(
@@ -59,7 +60,8 @@ export class PoolBacklogMetrics implements OnModuleInit {
   }
 
   async read(): Promise<PoolBacklog[]> {
-    const jsm = await this.connection.jetstreamManager();
+    // Made once: each jetstreamManager() call asks the server for account info.
+    const jsm = await (this.manager ??= this.connection.jetstreamManager());
     const stream = Streams.tasks.name;
     const info = await jsm.streams.info(stream, { subjects_filter: `${CONVERT_SUBJECT_PREFIX}>` });
     const consumers = new Map<string, ConsumerInfo>();

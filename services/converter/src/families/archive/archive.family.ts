@@ -2,7 +2,6 @@ import { copyFile, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from '
 import { dirname, join } from 'node:path';
 import { ServiceFailure } from '@transmute/contracts';
 import { runEngine } from '../../engine/run-engine';
-import { assertProduced } from '../../work/conversion-guards';
 import type { ConversionRequest, ConverterFamily, PairDeclaration } from '../family';
 import { type EngineCall, compressCall, createCall, decompressCall, extractCall, listCall } from './archive-commands';
 import { ARCHIVE_FORMATS, type ArchiveFormat, type ContainerFormat, type StreamFormat } from './archive-formats';
@@ -60,7 +59,6 @@ export class ArchiveFamily implements ConverterFamily {
       const level = compressionLevel(request.options, output);
       if (input.kind === 'stream' && output.kind === 'stream') await this.recompress(request, input, output, scratch, level);
       else await this.repack(request, output as ContainerFormat, scratch, level);
-      await assertProduced(request.outputPath, request.outputFormat);
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }

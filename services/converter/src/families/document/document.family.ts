@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ServiceFailure } from '@transmute/contracts';
 import { runEngine } from '../../engine/run-engine';
@@ -90,7 +90,6 @@ export class DocumentFamily implements ConverterFamily {
     } else {
       throw ServiceFailure.validation(`the document family does not convert ${inputFormat} to ${outputFormat}`);
     }
-    await requireOutput(request.outputPath, inputFormat);
     request.reportProgress(100);
   }
 
@@ -146,13 +145,4 @@ export class DocumentFamily implements ConverterFamily {
     const range = pageRange(settings);
     return { SelectPdfVersion: PDF_VERSION_CODE[settings.pdfStandard], ...(range ? { PageRange: range } : {}) };
   }
-}
-
-/** LibreOffice and pandoc can "succeed" without writing anything; that is a failed conversion. */
-async function requireOutput(path: string, inputFormat: string): Promise<void> {
-  const size = await stat(path).then(
-    (info) => info.size,
-    () => 0,
-  );
-  if (size === 0) throw ServiceFailure.validation(`the ${inputFormat} file produced no output: it may be damaged or empty`);
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { ServiceFailure } from '@transmute/contracts';
 import { resolveCommand } from '../../../engine/resolve-command';
+import { engineEnvironment } from '../../../engine/run-engine';
 import { type OfficeJob, OfficeInstance } from './office-instance';
 import type { OfficePoolSettings } from './office-pool.config';
 
@@ -76,7 +77,8 @@ export class OfficePool {
       this.profileRoot = await mkdtemp(join(tmpdir(), 'transmute-office-'));
       this.ownsProfileRoot = true;
     }
-    const env = officeEnvironment();
+    // A headless display plug-in: no window, no first-start dialog.
+    const env = engineEnvironment({ SAL_USE_VCLPLUGIN: 'svp' });
     for (let slot = 0; slot < this.config.size; slot++) {
       this.instances.push(
         new OfficeInstance(slot, {
@@ -163,13 +165,4 @@ export class OfficePool {
     if (waiter) waiter(instance);
     else this.idle.push(instance);
   }
-}
-
-/** The converter's environment without its own configuration (which holds secrets). */
-function officeEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('TRANSMUTE_')) env[key] = value;
-  // Never phone home or show a first-start dialog.
-  env['SAL_USE_VCLPLUGIN'] = 'svp';
-  return env;
 }

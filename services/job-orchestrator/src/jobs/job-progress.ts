@@ -13,8 +13,10 @@ const IDLE_STATUSES = ['waiting_upload', 'waiting', 'waiting_input', 'queued'] a
 /**
  * Recomputes a job's status from its tasks after every task transition and
  * announces each change. What follows a job's end (finalize) is recorded as
- * done only once all of it is, so a crash or a failed publish midway is
- * finished off by the next outcome's redelivery or by the reconciler.
+ * done only once all of it is, so a crash or a failed webhook hand-over
+ * midway is finished off by the next outcome's redelivery or by the
+ * reconciler. Events are best-effort throughout: open streams recheck the
+ * stored job.
  */
 @Injectable()
 export class JobProgress {

@@ -6,6 +6,8 @@ export const Subjects = {
   jobsCreate: 'jobs.create',
   jobsGet: 'jobs.get',
   jobsCompleteUpload: 'jobs.complete-upload',
+  /** An account's jobs within the retention period, newest first (ListJobsRequest -> JobListReply). */
+  jobsList: 'jobs.list',
   /** Every status change of a job, kept in the JOB_EVENTS stream for the event stream (replay, any replica). */
   jobEvents: (jobId: string) => `job.events.${jobId}`,
   /** All jobs' events: what a gateway follows. */

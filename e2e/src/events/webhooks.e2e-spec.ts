@@ -10,6 +10,7 @@ import { type Job, type TransmuteClient, gradientPng, taskOf, uploadConvertExpor
 import { platformFixture } from '../support/platform-fixture';
 import { type DocumentedReceiver, loadDocumentedReceiver } from './documented-receiver';
 import { type ReceivedRequest, ScriptedReceiver } from './scripted-receiver';
+import { adminJson } from './admin-cli';
 import { signingSecret } from './signing-secret';
 
 const SCHEDULE_MS = [0, 1_000, 2_000, 3_000, 4_000];
@@ -208,6 +209,23 @@ test('failed attempts retry on the schedule with the same delivery id; redirects
   expectOnSchedule(receiver.at(never), SCHEDULE_MS.slice(1));
   await sleep(SCHEDULE_MS[4]! + LATE_TOLERANCE_MS);
   expect(receiver.at(never)).toHaveLength(5);
+
+  // It ends as a dead letter with a clear error: in the admin CLI and counted on the dispatcher's /metrics.
+  const deliveryId = receiver.at(never)[0]!.headers['x-service-delivery'] as string;
+  const letters = await adminJson<Array<Record<string, unknown>>>(env().platform.env, ['dead-letters', 'list', '--source', DISPATCHER]);
+  expect(letters.filter((letter) => letter['deliveryId'] === deliveryId)).toEqual([
+    expect.objectContaining({
+      id: `webhook.${deliveryId}`,
+      source: DISPATCHER,
+      kind: 'webhook.delivery',
+      jobId: second.id,
+      attempts: 5,
+      error: 'gave up after 5 attempts; the last one got HTTP 503',
+    }),
+  ]);
+  const dispatcher = env().platform.services.find((service) => service.name === DISPATCHER)!;
+  const metrics = await (await fetch(`${dispatcher.url}/metrics`)).text();
+  expect(metrics).toMatch(/^transmute_dead_letters_total\{[^}]*kind="webhook\.delivery"[^}]*\} [1-9]/m);
 });
 
 test('Retry-After on 429/503 is honoured within the schedule, and a receiver slower than the time-out is retried', async () => {

@@ -41,6 +41,10 @@ export class ContainersInfraProvider implements InfraProvider {
       return {
         natsUrl: `nats://${nats.getHost()}:${nats.getMappedPort(NATS_CLIENT_PORT)}`,
         mongoUri: `mongodb://${ferretdb.getHost()}:${ferretdb.getMappedPort(MONGODB_PORT)}/`,
+        // A restarted container may come back on another mapped port, which every client holds: not offered.
+        restart: async (component) => {
+          throw new Error(`restarting ${component} is supported by the local-process infrastructure only (unset TEST_INFRA)`);
+        },
         stop,
       };
     } catch (error) {

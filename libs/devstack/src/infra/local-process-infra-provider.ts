@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { freePorts, LOOPBACK } from '../net/free-ports';
 import { waitForTcp } from '../net/wait-for-tcp';
 import { ManagedProcess } from '../process/managed-process';
-import type { InfraProvider, InfraStartOptions, RunningInfra } from './infra-provider';
+import type { InfraComponent, InfraProvider, InfraStartOptions, RunningInfra } from './infra-provider';
 import { defaultToolsBin, requireTool } from './local-tools';
 
 const READY_TIMEOUT_MS = 20_000;
@@ -35,26 +35,23 @@ export class LocalProcessInfraProvider implements InfraProvider {
     await mkdir(dataDir, { recursive: true });
     const [natsPort, mongoPort] = (await freePorts(2)) as [number, number];
 
-    const nats = {
-      port: natsPort,
-      managed: new ManagedProcess({
-        name: 'nats-server',
-        command: natsServer,
-        // No -m: the monitoring endpoint is not needed and would be one more port.
-        args: ['-js', '-a', LOOPBACK, '-p', String(natsPort), '-sd', join(dataDir, 'nats')],
-        output: { kind: 'tail-only' },
-      }),
+    const natsSpawn = {
+      name: 'nats-server',
+      command: natsServer,
+      // No -m: the monitoring endpoint is not needed and would be one more port.
+      args: ['-js', '-a', LOOPBACK, '-p', String(natsPort), '-sd', join(dataDir, 'nats')],
+      output: { kind: 'tail-only' as const },
     };
-    const ferret = {
-      port: mongoPort,
-      managed: new ManagedProcess({
-        name: 'ferretdb',
-        command: ferretdb,
-        args: ['--listen-addr', `${LOOPBACK}:${mongoPort}`, '--sqlite-dir', join(dataDir, 'ferretdb')],
-        output: { kind: 'tail-only' },
-      }),
+    const ferretSpawn = {
+      name: 'ferretdb',
+      command: ferretdb,
+      args: ['--listen-addr', `${LOOPBACK}:${mongoPort}`, '--sqlite-dir', join(dataDir, 'ferretdb')],
+      output: { kind: 'tail-only' as const },
     };
+    const nats = { port: natsPort, spawn: natsSpawn, managed: new ManagedProcess(natsSpawn) };
+    const ferret = { port: mongoPort, spawn: ferretSpawn, managed: new ManagedProcess(ferretSpawn) };
     const started = [nats, ferret];
+    const components: Record<InfraComponent, typeof nats> = { nats, store: ferret };
 
     let stopping: Promise<void> | undefined;
     const stop = (): Promise<void> =>
@@ -70,9 +67,19 @@ export class LocalProcessInfraProvider implements InfraProvider {
       throw error;
     }
 
+    const restart = async (component: InfraComponent): Promise<void> => {
+      if (stopping) throw new Error(`cannot restart ${component}: the infrastructure is stopping`);
+      const entry = components[component];
+      entry.managed.signal('SIGKILL');
+      await entry.managed.exited;
+      entry.managed = new ManagedProcess(entry.spawn);
+      await waitUntilListening(entry.managed, entry.port);
+    };
+
     return {
       natsUrl: `nats://${LOOPBACK}:${natsPort}`,
       mongoUri: `mongodb://${LOOPBACK}:${mongoPort}/`,
+      restart,
       stop,
     };
   }

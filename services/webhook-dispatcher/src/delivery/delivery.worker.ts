@@ -32,6 +32,11 @@ const attemptSeconds =
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
   });
 
+/** A duration in the unit an operator reads best: seconds under two minutes, minutes above. */
+function spoken(ms: number): string {
+  return ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
+}
+
 /**
  * Consumes `webhooks.deliver` (work queue WEBHOOKS) and makes one attempt per
  * delivery of the message. The schedule lives in JetStream: a failed attempt
@@ -105,7 +110,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   /** Redelivery never goes on forever: a delivery that could not be attempted for too long ends as a dead letter. */
   private async giveUpUnattempted(message: JsMsg, delivery: WebhookDelivery, queuedMs: number, reason: string): Promise<void> {
-    const error = `no attempt could be made for ${Math.round(queuedMs / 60_000)} min (the limit is ${Math.round(this.config.giveUpAfterMs / 60_000)} min): ${reason}`;
+    const error = `no attempt could be made for ${spoken(queuedMs)} (the limit is ${spoken(this.config.giveUpAfterMs)}): ${reason}`;
     try {
       await this.deadLetters.recordUnattempted(delivery, error);
       attemptsTotal.inc({ outcome: 'failed' });

@@ -9,3 +9,4 @@ export * from './pull-worker';
 export * from './manifest-bucket';
 export * from './task-workers';
 export * from './kv';
+export * from './dead-letters';

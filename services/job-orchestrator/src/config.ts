@@ -50,6 +50,11 @@ export const orchestratorConfig = {
     'Key that seals task credentials (S3, SFTP, Google Cloud) in the job store and in work messages; the importer and exporter need the same key to open them.',
     { secret: true },
   ),
+  outcomeMaxDeliver: envVar(
+    'TRANSMUTE_OUTCOME_MAX_DELIVER',
+    z.coerce.number().int().min(2).max(100).default(10),
+    'Deliveries of one task outcome before it becomes a dead letter and its task fails (about 4 minutes of retries with the default).',
+  ),
   outcomeAckWaitMs: envVar('TRANSMUTE_OUTCOME_ACK_WAIT_MS', z.coerce.number().int().min(1_000).default(30_000), 'Redelivery delay of an unacknowledged outcome.'),
 };
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
 import { JobEventLog } from '../events/job-event-log';
@@ -28,6 +28,8 @@ const MAX_ROUNDS = 8;
  */
 @Injectable()
 export class JobDriver {
+  private readonly logger = new Logger(JobDriver.name);
+
   constructor(
     private readonly store: JobStore,
     private readonly preparer: DispatchPreparer,
@@ -82,12 +84,24 @@ export class JobDriver {
     });
   }
 
+  /**
+   * Once the step is stored, nothing it owes may undo it: a publish or a
+   * finalisation that fails here is healed by the reconciler (an unconfirmed
+   * claim, a job left `finalized: false`), so the failure is logged, not thrown.
+   */
   private async afterStep(before: LiveJob, after: LiveJob, walked: Walked): Promise<void> {
     const claimed = Object.values(after.tasks)
       .filter((task) => task.status === 'queued' && task.publishedAt === null && task.attempt !== before.tasks[task.name]?.attempt)
       .map((task) => task.name);
-    await this.send(after, claimed);
-    if (walked.ended) await this.finalizer.finalize(after);
-    else if (before.status !== after.status) await this.events.append(toJobMessage(after));
+    await this.send(after, claimed).catch((error: unknown) =>
+      this.logger.warn({ err: error, jobId: after.id, tasks: claimed }, 'dispatch not confirmed; the reconciler publishes it again'),
+    );
+    if (walked.ended) {
+      await this.finalizer.finalize(after).catch((error: unknown) =>
+        this.logger.warn({ err: error, jobId: after.id }, 'finalisation not complete; the reconciler finishes it'),
+      );
+    } else if (before.status !== after.status) {
+      await this.events.append(toJobMessage(after));
+    }
   }
 }

@@ -34,6 +34,11 @@ export class OutcomeService {
     await this.driver.step(outcome.jobId, change);
   }
 
+  /** Fails a task whose outcome could not be recorded (a dead letter), if it is still running. */
+  async failTask(jobId: string, name: string, error: string): Promise<void> {
+    await this.driver.step(jobId, this.taskChange(name, 'fail', () => ({ error })));
+  }
+
   private changeFor(outcome: TaskOutcome): JobChange | null {
     const { taskName } = outcome;
     switch (outcome.outcome.case) {

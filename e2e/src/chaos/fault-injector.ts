@@ -1,4 +1,4 @@
-import type { InfraComponent, RunningInfra, RunningPlatform } from '@transmute/devstack';
+import type { InfraService, RunningInfra, RunningPlatform } from '@transmute/devstack';
 
 /** A fault: a service of the platform by name (SIGKILL, then started again), or `nats` / `store` (SIGKILL, restarted in place). */
 export type FaultName = string;
@@ -11,7 +11,7 @@ export interface FaultRecord {
   error?: string;
 }
 
-const INFRA: Record<string, InfraComponent> = { nats: 'nats', store: 'store' };
+const INFRA: Record<string, InfraService> = { nats: 'nats', store: 'store' };
 
 /** Every fault a full run injects, in order: each service, each converter family, then NATS, then the store. */
 export function defaultFaults(platform: RunningPlatform): FaultName[] {

@@ -76,3 +76,16 @@ export const Consumers = {
 
 /** KV bucket where each running converter family keeps its manifest. */
 export const CATALOGUE_MANIFESTS_BUCKET = 'catalogue_manifests';
+
+/**
+ * The orchestrator's live job store (JetStream KV, one key per job) and the
+ * set of started jobs not yet finalized (one subject per job, purged when the
+ * job is), which is all the reconciler reads.
+ */
+export const LIVE_JOBS = {
+  jobsBucket: 'jobs',
+  /** `<hex account id>.<jobId>` -> empty: an account's jobs without a scan. */
+  indexBucket: 'jobs_by_account',
+  activeStream: 'JOBS_ACTIVE',
+  activeSubject: (jobId: string) => `jobs.active.${jobId}`,
+} as const;

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePorts, LOOPBACK } from '../net/free-ports';
 import { waitForTcp } from '../net/wait-for-tcp';
-import { ManagedProcess } from '../process/managed-process';
-import type { InfraComponent, InfraProvider, InfraStartOptions, RunningInfra } from './infra-provider';
+import { ManagedProcess, type SpawnOptions } from '../process/managed-process';
+import type { InfraProvider, InfraService, InfraStartOptions, RunningInfra } from './infra-provider';
 import { defaultToolsBin, requireTool } from './local-tools';
 
 const READY_TIMEOUT_MS = 20_000;
@@ -35,23 +35,31 @@ export class LocalProcessInfraProvider implements InfraProvider {
     await mkdir(dataDir, { recursive: true });
     const [natsPort, mongoPort] = (await freePorts(2)) as [number, number];
 
-    const natsSpawn = {
+    const natsOptions: SpawnOptions = {
       name: 'nats-server',
       command: natsServer,
       // No -m: the monitoring endpoint is not needed and would be one more port.
       args: ['-js', '-a', LOOPBACK, '-p', String(natsPort), '-sd', join(dataDir, 'nats')],
-      output: { kind: 'tail-only' as const },
+      output: { kind: 'tail-only' },
     };
-    const ferretSpawn = {
+    const ferretOptions: SpawnOptions = {
       name: 'ferretdb',
       command: ferretdb,
       args: ['--listen-addr', `${LOOPBACK}:${mongoPort}`, '--sqlite-dir', join(dataDir, 'ferretdb')],
-      output: { kind: 'tail-only' as const },
+      output: { kind: 'tail-only' },
     };
-    const nats = { port: natsPort, spawn: natsSpawn, managed: new ManagedProcess(natsSpawn) };
-    const ferret = { port: mongoPort, spawn: ferretSpawn, managed: new ManagedProcess(ferretSpawn) };
+    const nats = { port: natsPort, options: natsOptions, managed: new ManagedProcess(natsOptions) };
+    const ferret = { port: mongoPort, options: ferretOptions, managed: new ManagedProcess(ferretOptions) };
     const started = [nats, ferret];
-    const components: Record<InfraComponent, typeof nats> = { nats, store: ferret };
+    const services: Record<InfraService, (typeof started)[number]> = { nats, store: ferret };
+
+    const restart = async (which: InfraService): Promise<void> => {
+      const service = services[which];
+      service.managed.signal('SIGKILL');
+      await service.managed.exited;
+      service.managed = new ManagedProcess(service.options);
+      await waitUntilListening(service.managed, service.port);
+    };
 
     let stopping: Promise<void> | undefined;
     const stop = (): Promise<void> =>
@@ -66,15 +74,6 @@ export class LocalProcessInfraProvider implements InfraProvider {
       await stop();
       throw error;
     }
-
-    const restart = async (component: InfraComponent): Promise<void> => {
-      if (stopping) throw new Error(`cannot restart ${component}: the infrastructure is stopping`);
-      const entry = components[component];
-      entry.managed.signal('SIGKILL');
-      await entry.managed.exited;
-      entry.managed = new ManagedProcess(entry.spawn);
-      await waitUntilListening(entry.managed, entry.port);
-    };
 
     return {
       natsUrl: `nats://${LOOPBACK}:${natsPort}`,

@@ -125,6 +125,9 @@ async function main(): Promise<number> {
   }
 }
 
+// Ctrl-C or a kill: exit through 'exit', where devstack SIGKILLs every process it started (nothing is left behind).
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.once(signal, () => process.exit(code));
+
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {

@@ -11,8 +11,9 @@
  * loopback receiver) N at a time while it SIGKILLs and restarts each fault
  * in turn, then prints accepted, finished, failed with reasons, lost,
  * duplicate outputs and webhooks, and how long each fault held up progress.
- * Exits 1 when a job was lost, something was duplicated or a fault could
- * not be injected.
+ * No job or fault starts after --time-limit-s; accepted jobs then get
+ * --drain-s to end. Exits 1 when a job was lost, something was duplicated
+ * or a fault could not be injected.
  */
 import { parseArgs } from 'node:util';
 import { formatReport, chaosPassed } from './chaos-report';

@@ -15,6 +15,8 @@ const RETRY_PAUSE_MS = 500;
  */
 export class ChaosClient {
   retries = 0;
+  /** Uploads sent again because complete-upload said the bytes had not arrived. */
+  resends = 0;
 
   constructor(
     private readonly baseUrl: string,

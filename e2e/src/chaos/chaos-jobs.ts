@@ -88,23 +88,37 @@ export async function runJob(plan: JobPlan, context: JobContext): Promise<JobOut
   outcome.acceptedAt = Date.now();
   context.onProgress('accepted', outcome);
   try {
-    if (plan.importMode === 'upload') {
-      const form = job.tasks.find((task) => task.name === 'source')?.result?.form;
-      if (!form) throw new Error('no upload form on the import task');
-      const sent = await context.client.upload(form, context.samples[plan.kind].bytes, deadline);
-      if (sent.status !== 200 && sent.status !== 204) throw new Error(`upload answered ${sent.status}`);
-    }
-    if (job.status === 'waiting_upload') {
-      const started = await context.client.completeUpload(job.id, deadline);
-      // 409 after a retried call whose first answer was lost: the job already started.
-      if (started.status !== 200 && started.status !== 409) throw new Error(`complete-upload answered ${started.status}: ${JSON.stringify(started.body).slice(0, 200)}`);
-    }
+    await sendAndStart(job, plan, context, deadline);
   } catch (error) {
     // Accepted but not started by us: it stays in the run and is polled like the others (it may end as failed, or never).
     outcome.error = `client: ${(error as Error).message}`;
   }
   await pollUntilEnded(outcome, context, deadline, (current) => (job = current));
   return outcome;
+}
+
+/** A 409 with the job still waiting for its bytes means they never counted: send them again (as the message says), at most this often. */
+const START_ATTEMPTS = 3;
+
+/** Sends the bytes (upload jobs) and starts the job, the way a careful client follows the API's answers. */
+async function sendAndStart(job: Job, plan: JobPlan, context: JobContext, deadline: number): Promise<void> {
+  if (plan.importMode !== 'upload' && job.status !== 'waiting_upload') return;
+  for (let attempt = 1; ; attempt++) {
+    if (plan.importMode === 'upload') {
+      const form = job.tasks.find((task) => task.name === 'source')?.result?.form;
+      if (!form) throw new Error('no upload form on the import task');
+      const sent = await context.client.upload(form, context.samples[plan.kind].bytes, deadline);
+      if (sent.status !== 200 && sent.status !== 204) throw new Error(`upload answered ${sent.status}`);
+    }
+    const started = await context.client.completeUpload(job.id, deadline);
+    if (started.status === 200) return;
+    if (started.status !== 409) throw new Error(`complete-upload answered ${started.status}: ${JSON.stringify(started.body).slice(0, 200)}`);
+    // 409: already started (a retried call whose first answer was lost), or the bytes did not count.
+    const current = await context.client.getJob(job.id, deadline);
+    if (!isJob(current.body) || current.body.status !== 'waiting_upload') return;
+    if (attempt >= START_ATTEMPTS) throw new Error(`still waiting for its bytes after ${attempt} uploads: ${JSON.stringify(started.body).slice(0, 200)}`);
+    context.client.resends += 1;
+  }
 }
 
 /** Polls an accepted job until it is finished or failed, or the deadline passes. */

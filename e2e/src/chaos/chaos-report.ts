@@ -33,6 +33,8 @@ export interface ChaosReport {
   missingWebhooks: number;
   faults: FaultImpact[];
   clientRetries: number;
+  /** Uploads sent again after complete-upload said the bytes had not arrived. */
+  clientResends: number;
   elapsedMs: number;
   /** Service logs of the run (kept when it did not pass). */
   logDir: string;
@@ -100,7 +102,7 @@ export function webhookFindings(outcomes: readonly JobOutcome[], receiver: Webho
 export function formatReport(report: ChaosReport): string {
   const seconds = (ms: number | undefined) => (ms === undefined ? '-' : `${(ms / 1000).toFixed(1)} s`);
   const lines = [
-    `chaos: ${report.planned} jobs planned in ${seconds(report.elapsedMs)} (${report.clientRetries} client retries while services were down)`,
+    `chaos: ${report.planned} jobs planned in ${seconds(report.elapsedMs)} (${report.clientRetries} client retries while services were down, ${report.clientResends} uploads sent again)`,
     `  accepted            ${report.accepted}`,
     `  not accepted        ${report.notAccepted}`,
     `  finished            ${report.finished}`,

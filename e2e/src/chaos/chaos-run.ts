@@ -155,6 +155,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       missingWebhooks: hooks.missing,
       faults: faultImpacts(records, endTimes, Math.max(...endTimes, startedAt)),
       clientRetries: client.retries,
+      clientResends: client.resends,
       elapsedMs: Date.now() - startedAt,
       logDir: local.logDir,
     };

@@ -17,6 +17,8 @@ export interface ChaosReport {
   planned: number;
   accepted: number;
   notAccepted: number;
+  /** Why creation did not end in 201 (ids and numbers blanked). */
+  notAcceptedReasons: Record<string, number>;
   finished: number;
   failed: number;
   failedReasons: Record<string, number>;
@@ -105,6 +107,9 @@ export function formatReport(report: ChaosReport): string {
     `chaos: ${report.planned} jobs planned in ${seconds(report.elapsedMs)} (${report.clientRetries} client retries while services were down, ${report.clientResends} uploads sent again)`,
     `  accepted            ${report.accepted}`,
     `  not accepted        ${report.notAccepted}`,
+    ...Object.entries(report.notAcceptedReasons)
+      .sort((a, b) => b[1] - a[1])
+      .map(([reason, count]) => `      ${String(count).padStart(5)}  ${reason}`),
     `  finished            ${report.finished}`,
     `  failed              ${report.failed}`,
     ...Object.entries(report.failedReasons)

@@ -139,11 +139,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const reason = reasonOf(outcome.error ?? '');
       failedReasons[reason] = (failedReasons[reason] ?? 0) + 1;
     }
+    const notAcceptedReasons: Record<string, number> = {};
+    for (const outcome of outcomes.filter((candidate) => candidate.notAccepted)) {
+      const reason = reasonOf(outcome.notAccepted!);
+      notAcceptedReasons[reason] = (notAcceptedReasons[reason] ?? 0) + 1;
+    }
     const lost = outcomes.filter((outcome) => outcome.jobId && !outcome.status);
     const report: ChaosReport = {
       planned: options.jobs,
       accepted: jobIds.length,
       notAccepted: outcomes.filter((outcome) => outcome.notAccepted).length + (options.jobs - outcomes.length),
+      notAcceptedReasons,
       finished: outcomes.filter((outcome) => outcome.status === 'finished').length,
       failed: outcomes.filter((outcome) => outcome.status === 'failed').length,
       failedReasons,

@@ -3,6 +3,7 @@ import { NatsModule, RpcClientModule } from '@transmute/messaging';
 import { ServiceKitModule } from '@transmute/service-kit';
 import { StorageModule } from '@transmute/storage';
 import { AccountsModule } from './accounts/accounts.module';
+import { AssistantsModule } from './assistants/assistants.module';
 import { AuthModule } from './auth/auth.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import type { GatewayConfig } from './config';
@@ -43,6 +44,7 @@ export class AppModule {
         ImportsModule,
         DownloadsModule,
         OpenApiModule,
+        AssistantsModule,
         ...(config.storageDriver === 'fs' ? [StorageRoutesModule] : []),
       ],
     };

@@ -12,7 +12,9 @@ import { ImportsModule } from './imports/imports.module';
 import { EventsModule } from './events/events.module';
 import { JobsModule } from './jobs/jobs.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { PeopleModule } from './people/people.module';
 import { StorageRoutesModule } from './storage-routes/storage-routes.module';
+import { WebsiteModule } from './website/website.module';
 
 export const SERVICE_NAME = 'gateway';
 
@@ -22,6 +24,12 @@ export const SERVICE_NAME = 'gateway';
  * parsing is applied per module instead.
  */
 export const GATEWAY_APP_OPTIONS = { bodyParser: false } as const satisfies NestApplicationOptions;
+
+/** Where the website's upload forms point besides the gateway: the S3 endpoint (or AWS) with the s3 driver. */
+function uploadOrigins(config: GatewayConfig): string[] {
+  if (config.storageDriver !== 's3') return [];
+  return config.storageS3Endpoint ? [new URL(config.storageS3Endpoint).origin] : ['https://*.amazonaws.com'];
+}
 
 @Module({})
 export class AppModule {
@@ -37,6 +45,7 @@ export class AppModule {
         ErrorsModule,
         AccountsModule.forRoot(config),
         AuthModule,
+        PeopleModule,
         JobsModule,
         EventsModule,
         CatalogueModule,
@@ -44,6 +53,7 @@ export class AppModule {
         DownloadsModule,
         OpenApiModule,
         ...(config.storageDriver === 'fs' ? [StorageRoutesModule] : []),
+        WebsiteModule.forRoot({ websiteDir: config.websiteDir, connectSources: uploadOrigins(config) }),
       ],
     };
   }

@@ -13,7 +13,9 @@ import { ImportsModule } from './imports/imports.module';
 import { EventsModule } from './events/events.module';
 import { JobsModule } from './jobs/jobs.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { PeopleModule } from './people/people.module';
 import { StorageRoutesModule } from './storage-routes/storage-routes.module';
+import { WebsiteModule } from './website/website.module';
 
 export const SERVICE_NAME = 'gateway';
 
@@ -23,6 +25,12 @@ export const SERVICE_NAME = 'gateway';
  * parsing is applied per module instead.
  */
 export const GATEWAY_APP_OPTIONS = { bodyParser: false } as const satisfies NestApplicationOptions;
+
+/** Where the website's upload forms point besides the gateway: the S3 endpoint (or AWS) with the s3 driver. */
+function uploadOrigins(config: GatewayConfig): string[] {
+  if (config.storageDriver !== 's3') return [];
+  return config.storageS3Endpoint ? [new URL(config.storageS3Endpoint).origin] : ['https://*.amazonaws.com'];
+}
 
 @Module({})
 export class AppModule {
@@ -38,6 +46,7 @@ export class AppModule {
         ErrorsModule,
         AccountsModule.forRoot(config),
         AuthModule,
+        PeopleModule,
         JobsModule,
         EventsModule,
         CatalogueModule,
@@ -46,6 +55,7 @@ export class AppModule {
         OpenApiModule,
         AssistantsModule,
         ...(config.storageDriver === 'fs' ? [StorageRoutesModule] : []),
+        WebsiteModule.forRoot({ websiteDir: config.websiteDir, connectSources: uploadOrigins(config) }),
       ],
     };
   }

@@ -12,6 +12,7 @@ import { ErrorsModule } from './errors/errors.module';
 import { ImportsModule } from './imports/imports.module';
 import { EventsModule } from './events/events.module';
 import { JobsModule } from './jobs/jobs.module';
+import { OAuthModule } from './oauth/oauth.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { PeopleModule } from './people/people.module';
 import { StorageRoutesModule } from './storage-routes/storage-routes.module';
@@ -54,6 +55,7 @@ export class AppModule {
         DownloadsModule,
         OpenApiModule,
         AssistantsModule,
+        OAuthModule,
         ...(config.storageDriver === 'fs' ? [StorageRoutesModule] : []),
         WebsiteModule.forRoot({ websiteDir: config.websiteDir, connectSources: uploadOrigins(config) }),
       ],

@@ -12,3 +12,4 @@ export * from './streams.js';
 export * from './failure.js';
 export * from './operations.js';
 export * from './sealed-credentials.js';
+export * from './mcp.js';

@@ -1,7 +1,8 @@
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { MCP_SCOPE } from '@transmute/contracts';
 
 /** The one scope: what a connected application may do, as the consent screen says it. */
-export const CONVERT_SCOPE = 'convert';
+export const CONVERT_SCOPE = MCP_SCOPE;
 export const SCOPE_DESCRIPTIONS: Record<string, string> = {
   [CONVERT_SCOPE]: 'list the formats, convert files from public URLs with your account (using its quota), and read your jobs and their download links',
 };

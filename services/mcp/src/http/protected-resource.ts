@@ -1,6 +1,7 @@
 import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { MCP_SCOPE } from '@transmute/contracts';
 
-export const SUPPORTED_SCOPES = ['convert'];
+export const SUPPORTED_SCOPES = [MCP_SCOPE];
 
 /** The spec's address, `{mcp_url}/.well-known/oauth-protected-resource`. */
 export function protectedResourceMetadataUrl(mcpPublicUrl: string): string {

@@ -13,6 +13,8 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { connect, type NatsConnection } from 'nats';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../website/browser';
 import { decodeImage, gradientPng, type Sample } from '../support';
 import { platformFixture } from '../support/platform-fixture';
 import { GOOD_PASSWORD, uniqueEmail } from '../website/web-client';
@@ -221,6 +223,60 @@ describe('OAuth 2.1 with the SDK client', () => {
     const refresh = await postForm(server.token_endpoint, { grant_type: 'refresh_token', refresh_token: tokens.body['refresh_token'], client_id: clientId });
     expect(refresh.body['error']).toBe('invalid_grant');
     expect((await browser.web.call('DELETE', `/web/api/account/connected-apps/${clientId}`)).status).toBe(404);
+  });
+});
+
+describe('OAuth in a real browser (Chromium)', () => {
+  let chromium: Browser;
+  beforeAll(async () => {
+    chromium = await launchChromium();
+  });
+  afterAll(async () => {
+    await chromium?.close();
+  });
+
+  test('sign in on the website, allow on the consent page, then disconnect on the dashboard', async () => {
+    const server = await metadata();
+    const clientId = await registerClient('Browser Assistant');
+    const { account } = await person('chromium');
+    const { verifier, challenge } = pkcePair();
+    const context = await chromium.newContext();
+    const page = await context.newPage();
+    // The application's redirect URI: nothing listens there, the browser's request is answered here.
+    let returned: URL | undefined;
+    await page.route(`${REDIRECT_URI}**`, async (route) => {
+      returned = new URL(route.request().url());
+      await route.fulfill({ status: 200, contentType: 'text/plain', body: 'back in the application' });
+    });
+    try {
+      await page.goto(authorizeUrl(server.authorization_endpoint, clientId, challenge).href);
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      await page.getByLabel('Email').fill(account.email);
+      await page.getByLabel('Password').fill(account.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: /Allow Browser Assistant to use your Transmute account/ }).waitFor();
+      await page.getByRole('button', { name: 'Allow' }).click();
+      await page.getByText('back in the application').waitFor({ timeout: 15_000 }).catch(async (error: unknown) => {
+        throw new Error(`not sent back; at ${page.url()}: ${(await page.content()).slice(0, 1000)}`, { cause: error });
+      });
+      expect(returned?.searchParams.get('state')).toBe('st-1');
+      const tokens = await postForm(server.token_endpoint, {
+        grant_type: 'authorization_code', code: returned?.searchParams.get('code') as string, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT_URI,
+      });
+      expect(tokens.status).toBe(200);
+      expect(await mcpStatus(tokens.body['access_token'])).toBe(200);
+
+      await page.goto(`${baseUrl()}/dashboard`);
+      const row = page.getByTestId('app-row').filter({ hasText: 'Browser Assistant' });
+      await row.waitFor();
+      expect(await row.textContent()).toContain('convert files from public URLs');
+      page.once('dialog', (dialog) => void dialog.accept());
+      await row.getByRole('button', { name: /Disconnect/ }).click();
+      await page.getByText('No connected applications.').waitFor();
+      expect(await mcpStatus(tokens.body['access_token'])).toBe(401);
+    } finally {
+      await context.close();
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { renderConsentPage } from './consent-page';
+import { consentPageHeaders, renderConsentPage } from './consent-page';
 
 describe('renderConsentPage', () => {
   const client = { client_id: 'c1', client_name: '<script>x</script>"Evil"', redirect_uris: ['https://app.example/cb'] };
@@ -16,5 +16,15 @@ describe('renderConsentPage', () => {
   it('falls back to a plain description for an unnamed application', () => {
     const html = renderConsentPage({ client: { client_id: 'c2', redirect_uris: [] }, scopes: ['convert'], redirectUri: 'http://127.0.0.1:1/cb', email: 'a@example.com', consentId: 'x', csrfFields: '' });
     expect(html).toContain('An unnamed application');
+  });
+});
+
+describe('consentPageHeaders', () => {
+  it('forbids framing and lets the form reach only this site and the application', () => {
+    const headers = consentPageHeaders('https://app.example/cb');
+    expect(headers['X-Frame-Options']).toBe('DENY');
+    expect(headers['Content-Security-Policy']).toContain("frame-ancestors 'none'");
+    expect(headers['Content-Security-Policy']).toContain("form-action 'self' https://app.example;");
+    expect(consentPageHeaders('com.example.app:/cb')['Content-Security-Policy']).toContain("form-action 'self' com.example.app:;");
   });
 });

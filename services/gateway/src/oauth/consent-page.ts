@@ -6,6 +6,23 @@ export const CONSENT_DECISION_PATH = '/oauth/authorize/decision';
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
+/**
+ * Headers of the consent page: never framed (a framed consent button could be
+ * clicked through a decoy), no script, and the form may only post here and
+ * then be redirected to the application.
+ */
+export function consentPageHeaders(redirectUri: string): Record<string, string> {
+  const url = new URL(redirectUri);
+  const target = url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+  return {
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${target}; frame-ancestors 'none'; base-uri 'none'`,
+    'X-Frame-Options': 'DENY',
+    // Not no-referrer: with it browsers send `Origin: null` on the form's POST, which the CSRF check refuses.
+    'Referrer-Policy': 'same-origin',
+    'Cache-Control': 'no-store',
+  };
+}
+
 export interface ConsentView {
   client: ClientRecord;
   scopes: string[];

@@ -7,7 +7,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { GatewayConfig } from '../config';
-import { renderConsentPage } from './consent-page';
+import { consentPageHeaders, renderConsentPage } from './consent-page';
 import { ConsentForms } from './consent-forms';
 import { OAuthClients } from './oauth-clients';
 import { OAuthGrants } from './oauth-grants';
@@ -60,6 +60,7 @@ export class TransmuteOAuthProvider implements OAuthServerProvider {
       expiresAt: Date.now() + CONSENT_TTL_MS,
     });
     const csrfFields = this.consentForms.csrfFields(request, res);
+    res.set(consentPageHeaders(params.redirectUri));
     res.status(200).type('html').send(renderConsentPage({ client, scopes, redirectUri: params.redirectUri, email: person.email, consentId, csrfFields }));
   }
 

@@ -143,6 +143,7 @@ describe('OAuth 2.1 with the SDK client', () => {
     expect(redirect.location.searchParams.get('state')).toBe(authorization.searchParams.get('state'));
 
     await transport.finishAuth(code as string);
+    await transport.close();
     const tokens = provider.tokens();
     expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'convert' });
     expect(tokens?.refresh_token).toMatch(/^tmrt_/);

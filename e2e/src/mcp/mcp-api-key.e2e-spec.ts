@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { platformFixture } from '../support/platform-fixture';
-import { accountWithKey, call, LIMIT_PLANS } from '../limits/limits-support';
+import { accountWithKey, awayFromWindowEdge, call, LIMIT_PLANS } from '../limits/limits-support';
 import { callTool, connectClient, inspector, pollJob, textOf } from './mcp-support';
 
 // Private networks are NOT allowed here: the public-address rule is under test.
@@ -71,6 +71,11 @@ describe('MCP with an API key', () => {
       const formats = await callTool(client, 'list_formats', { input_format: 'PNG' });
       expect(formats.result.isError).toBeFalsy();
       expect(formats.result.structuredContent).toMatchObject({ input_format: 'png', formats: expect.arrayContaining(['jpg', 'webp']) });
+      const unreadable = await callTool(client, 'list_formats', { input_format: 'zzz' });
+      expect(unreadable.result.isError).toBe(true);
+      expect(textOf(unreadable.result)).toMatch(/without input_format/);
+      const all = await callTool(client, 'list_formats', {});
+      expect((all.result.structuredContent as { input_format: null; formats: string[] }).formats).toEqual(expect.arrayContaining(['png', 'jpg']));
 
       const badId = await callTool(client, 'get_job', { job_id: 'not-a-job' });
       expect(badId.result.isError).toBe(true);
@@ -112,9 +117,7 @@ describe('MCP with an API key', () => {
 
   test('the rate limit: MCP requests count in the same window as the key\'s REST requests', async () => {
     const { key } = await accountWithKey(env().platform, 'e2e-rate');
-    // Windows are clock minutes: start well inside one.
-    const secondsLeft = 60 - new Date().getUTCSeconds();
-    if (secondsLeft < 15) await new Promise((resolve) => setTimeout(resolve, secondsLeft * 1000 + 500));
+    await awayFromWindowEdge();
     for (let i = 0; i < 2; i += 1) expect((await call(env().platform.baseUrl, 'GET', '/v1/formats', key)).status).toBe(200);
     const allowed = LIMIT_PLANS['e2e-rate'].rateLimitPerMinute - 2;
     for (let i = 0; i < allowed; i += 1) {

@@ -73,13 +73,9 @@ export class AssistantCallers {
       const principal = principalOf(account._id, `oauth-${access.grant.grantId}`, this.accounts.planOf(account));
       return { principal, via: 'oauth', clientId: access.clientId, scopes: access.grant.scopes };
     }
-    const clientIp = this.clientIps.of({ socket: { remoteAddress: request.clientIp }, headers: forwardedHeaders(request.forwardedFor) } as never);
+    const clientIp = this.clientIps.ofAddress(request.clientIp, request.forwardedFor || undefined);
     const principal = await this.apiKeys.authenticate(credential, { clientIp });
     if (!principal) throw new ServiceFailure(ErrorCode.UNAUTHENTICATED, 'missing or invalid API key or access token');
     return { principal, via: 'api_key', clientId: '', scopes: [] };
   }
-}
-
-function forwardedHeaders(forwardedFor: string): Record<string, string> {
-  return forwardedFor ? { 'x-forwarded-for': forwardedFor } : {};
 }

@@ -66,10 +66,12 @@ export class McpEndpoint implements OnModuleInit {
       response.setHeader('WWW-Authenticate', bearerChallenge(this.metadataUrl));
       return void response.status(401).json({ status: 'error', message: 'authentication required: an OAuth access token or an API key as a bearer token' });
     }
+    let resetSeconds: number | undefined;
     try {
       const forwarded = request.headers['x-forwarded-for'];
       const reply = await this.platform.authenticate(credential, request.socket.remoteAddress ?? '', Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''));
       if (reply.rateLimit) {
+        resetSeconds = reply.rateLimit.resetSeconds;
         response.setHeader('X-RateLimit-Limit', String(reply.rateLimit.limit));
         response.setHeader('X-RateLimit-Remaining', String(reply.rateLimit.remaining));
         response.setHeader('X-RateLimit-Reset', String(reply.rateLimit.resetSeconds));
@@ -84,18 +86,18 @@ export class McpEndpoint implements OnModuleInit {
       request[CALLER] = { accountId: principal.accountId, via: principal.via === 'oauth' ? 'oauth' : 'api_key', clientId: principal.clientId };
       next();
     } catch (error) {
-      this.refuse(response, asServiceFailure(error), reply429Seconds(response));
+      this.refuse(response, asServiceFailure(error), resetSeconds);
     }
   }
 
-  private refuse(response: Response, failure: ServiceFailure, resetSeconds: string | undefined): void {
+  private refuse(response: Response, failure: ServiceFailure, resetSeconds: number | undefined): void {
     const status = HTTP_STATUS[failure.code] ?? 500;
     if (status === 500) this.logger.error({ err: failure.cause ?? failure }, failure.message);
     if (status === 401) response.setHeader('WWW-Authenticate', bearerChallenge(this.metadataUrl, { code: 'invalid_token', description: failure.message }));
     const body: Record<string, unknown> = { status: 'error', message: status === 500 ? 'internal error' : failure.message };
-    if (status === 429 && resetSeconds) {
-      response.setHeader('Retry-After', resetSeconds);
-      body['retry_after'] = Number(resetSeconds);
+    if (status === 429 && resetSeconds !== undefined) {
+      response.setHeader('Retry-After', String(resetSeconds));
+      body['retry_after'] = resetSeconds;
     }
     response.status(status).json(body);
   }
@@ -119,8 +121,3 @@ export class McpEndpoint implements OnModuleInit {
   }
 }
 
-/** The window's reset, already set as X-RateLimit-Reset by the authentication reply. */
-function reply429Seconds(response: Response): string | undefined {
-  const reset = response.getHeader('X-RateLimit-Reset');
-  return reset === undefined ? undefined : String(reset);
-}

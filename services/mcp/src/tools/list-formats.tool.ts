@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { FORMAT_PATTERN } from '@transmute/api-schema';
+import { ErrorCode } from '@transmute/contracts';
 import type { PlatformClient } from '../platform/platform-client';
 import { toolErrorOf } from './tool-errors';
 
@@ -38,7 +39,7 @@ export function registerListFormats(server: McpServer, platform: PlatformClient)
           : `Readable formats: ${formats.join(', ')}`;
         return { structuredContent: structured, content: [{ type: 'text', text }] };
       } catch (error) {
-        return toolErrorOf(error);
+        return toolErrorOf(error, { [ErrorCode.NOT_FOUND]: 'Call list_formats without input_format to see the formats Transmute reads.' });
       }
     },
   );

@@ -19,7 +19,8 @@ export function toolError(message: string, advice: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: `${message}. ${advice}` }] };
 }
 
-export function toolErrorOf(error: unknown): CallToolResult {
+/** `advice` replaces the default next step for some error classes (a tool's own reading of them). */
+export function toolErrorOf(error: unknown, advice: Partial<Record<ErrorCode, string>> = {}): CallToolResult {
   const failure = asServiceFailure(error);
-  return toolError(failure.message, ADVICE[failure.code] ?? 'Retry once, then tell the person.');
+  return toolError(failure.message, advice[failure.code] ?? ADVICE[failure.code] ?? 'Retry once, then tell the person.');
 }

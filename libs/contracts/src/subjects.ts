@@ -34,6 +34,11 @@ export const Subjects = {
   accountsMcpAuthenticate: 'accounts.mcp.authenticate',
   /** Request/reply to the gateway: create the MCP `convert` tool's job with the REST API's validation and quota (-> JobReply). */
   accountsMcpConvert: 'accounts.mcp.convert',
+
+  /** A message some service gave up on (DeadLetter), kept in the DEAD_LETTERS stream; `source` is the service's name. */
+  deadLetters: (source: string) => `dead-letters.${source}`,
+  /** Every service's dead letters: what the admin CLI reads. */
+  deadLettersAll: 'dead-letters.>',
 } as const;
 
 /** Converter families are part of subject and consumer names, so they stay simple tokens. */

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { KV, KvEntry, NatsConnection } from 'nats';
-import { NATS_CONNECTION } from '@transmute/messaging';
-import { isCasConflict } from '../accounts/kv-buckets';
+import { NATS_CONNECTION, isCasConflict } from '@transmute/messaging';
 import { REFRESH_TOKEN_TTL_SECONDS } from './oauth.config';
 import type { AccessTokenRecord, ClientRecord, CodeRecord, GrantRecord, PendingConsent, RefreshTokenRecord } from './oauth-records';
 

@@ -14,7 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { connect, type NatsConnection } from 'nats';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../website/browser';
+import { launchChromium, screenshots, seriousViolations } from '../website/browser';
 import { decodeImage, gradientPng, type Sample } from '../support';
 import { platformFixture } from '../support/platform-fixture';
 import { GOOD_PASSWORD, uniqueEmail } from '../website/web-client';
@@ -256,6 +256,8 @@ describe('OAuth in a real browser (Chromium)', () => {
       await page.getByLabel('Password').fill(account.password);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: /Allow Browser Assistant to use your Transmute account/ }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshots(page, 'oauth-consent');
       await page.getByRole('button', { name: 'Allow' }).click();
       await page.getByText('back in the application').waitFor({ timeout: 15_000 }).catch(async (error: unknown) => {
         throw new Error(`not sent back; at ${page.url()}: ${(await page.content()).slice(0, 1000)}`, { cause: error });

@@ -88,11 +88,19 @@ describe('MCP with an API key', () => {
     }
   });
 
-  test('no credential: 401 with WWW-Authenticate naming the protected-resource metadata; a wrong key: 401 invalid_token', async () => {
+  test('no credential: 401 with WWW-Authenticate naming the protected-resource metadata; a wrong key: 401 invalid_token; bad JSON: parse error', async () => {
     const missing = await rawToolsList(null);
     expect(missing.status).toBe(401);
     expect(missing.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${mcpUrl()}/.well-known/oauth-protected-resource"`);
     expect(JSON.parse(missing.text)).toEqual({ status: 'error', message: expect.any(String) });
+
+    const notJson = await fetch(mcpUrl(), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${env().platform.devApiKey}` },
+      body: '{"jsonrpc": ',
+    });
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
 
     const wrong = await rawToolsList('tm_nosuchkey_0000000000000000000000000000');
     expect(wrong.status).toBe(401);

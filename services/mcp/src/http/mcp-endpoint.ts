@@ -52,6 +52,10 @@ export class McpEndpoint implements OnModuleInit {
       (req: Request, res: Response, next: NextFunction) => void this.authenticate(req, res, next),
       express.json({ limit: '1mb' }),
       (req: Request, res: Response) => void this.serve(req, res),
+      // A body that is not JSON (or too large) is JSON-RPC's parse error, not express's HTML page.
+      (error: { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
+        res.status(error.status ?? 400).json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body must be one JSON-RPC message (at most 1 MB)' }, id: null });
+      },
     );
     // Stateless: no server-initiated stream and no session to end.
     app.all(path, (_request: Request, res: Response) => {
@@ -103,15 +107,15 @@ export class McpEndpoint implements OnModuleInit {
   }
 
   private async serve(request: CallerRequest, response: Response): Promise<void> {
-    const caller = request[CALLER];
-    if (!caller) throw new Error('the MCP route ran without an authenticated caller');
-    const server = buildMcpServer(this.platform, caller, { convertWaitMs: this.config.convertWaitMs });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    response.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
     try {
+      const caller = request[CALLER];
+      if (!caller) throw new Error('the MCP route ran without an authenticated caller');
+      const server = buildMcpServer(this.platform, caller, { convertWaitMs: this.config.convertWaitMs });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      response.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
       await server.connect(transport);
       await transport.handleRequest(request, response, request.body);
     } catch (error) {

@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from '@transmute/service-kit';
 import { AccountQuota } from '../accounts/account-quota';
 import { AccountsService } from '../accounts/accounts.service';
 import { DevKeySeeder } from '../accounts/dev-key-bootstrap';
+import { PeopleService } from '../people/people.service';
 import { adminConfig } from './admin.config';
 import { type ParsedCommand, USAGE, isKnownCommand, runCommand } from './admin-commands';
 import { AdminModule } from './admin.module';
@@ -58,7 +59,7 @@ async function main(): Promise<number> {
   const app = await NestFactory.createApplicationContext(AdminModule.forRoot(config), { logger: false });
   try {
     const output = await runCommand(
-      { accounts: app.get(AccountsService), quota: app.get(AccountQuota), seeder: app.get(DevKeySeeder), rpc: app.get(RpcClient) },
+      { accounts: app.get(AccountsService), quota: app.get(AccountQuota), seeder: app.get(DevKeySeeder), rpc: app.get(RpcClient), people: app.get(PeopleService) },
       parsed,
     );
     process.stdout.write(`${parsed.json ? JSON.stringify(output.json, null, 2) : output.text}\n`);

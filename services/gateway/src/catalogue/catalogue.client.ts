@@ -7,6 +7,8 @@ import {
   FormatsRequestSchema,
   OptionsReplySchema,
   OptionsRequestSchema,
+  RouteReplySchema,
+  RouteRequestSchema,
   type ServiceError,
   ServiceFailure,
   Subjects,
@@ -34,6 +36,13 @@ export class CatalogueClient {
     const reply = await this.call(Subjects.catalogueOptions, OptionsRequestSchema, request, OptionsReplySchema);
     throwIfError(reply.error);
     return reply.options;
+  }
+
+  /** The family converting each pair ("" when none runs it). */
+  async families(inputFormat: string, outputFormats: string[]): Promise<Map<string, string>> {
+    const request = create(RouteRequestSchema, { pairs: outputFormats.map((outputFormat) => ({ inputFormat, outputFormat })) });
+    const reply = await this.call(Subjects.catalogueRoute, RouteRequestSchema, request, RouteReplySchema);
+    return new Map(reply.routes.map((route) => [route.outputFormat, route.family]));
   }
 
   private async call<D extends DescMessage, R extends DescMessage>(subject: string, schema: D, request: MessageShape<D>, replySchema: R): Promise<MessageShape<R>> {

@@ -38,8 +38,12 @@ build: install ## Generate contracts and compile every package (tsc -b)
 up: build ## Run NATS, FerretDB and every service locally; prints the URL and a dev API key (Ctrl-C stops)
 	node libs/devstack/dist/cli/up.js
 
-test: build test-tools ## Run the unit, integration and e2e tests (jest)
-	$(PNPM) test
+# Checks other than jest that make test runs first, each counted in its closing
+# line (e.g. --check 'lint=pnpm lint'); a failed one fails the run.
+TEST_CHECKS :=
+
+test: build test-tools ## Run the unit, integration and e2e tests (jest); ends with the line "N passed, N failed"
+	node libs/devstack/dist/cli/run-tests.js $(TEST_CHECKS)
 
 clean: ## Remove build output (keeps .tools and the local platform state in .transmute)
 	rm -rf libs/*/dist services/*/dist e2e/dist coverage

@@ -4,7 +4,7 @@
  * schema check of every rendered manifest (Kubernetes' own schemas and the
  * CRDs of KEDA and the Prometheus Operator), kube-score, hadolint on every
  * Dockerfile, and the consistency of the chart with each service's config.
- * A missing tool fails with how to install it (make tools); nothing skips.
+ * A missing tool fails with how to install it (make test-tools); nothing skips.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -43,7 +43,7 @@ const HELM_KUBE = ['--kube-version', '1.33.0'];
 function tool(relative: string): string {
   const path = join(repo, relative);
   if (!existsSync(path)) {
-    throw new Error(`${relative} is missing: run \`make tools\` (bash libs/devstack/bin/install-tools.sh), which installs it from libs/devstack/bin/packages`);
+    throw new Error(`${relative} is missing: run \`make test-tools\` (bash libs/devstack/bin/install-tools.sh test), which installs it from libs/devstack/bin/packages`);
   }
   return path;
 }

@@ -134,11 +134,14 @@ list_entries() {
 # install_apt_packages <list file>
 install_apt_packages() {
   local list="${packages_dir}/$1"
-  local missing=()
+  local wanted=() installed=() missing=()
+  mapfile -t wanted < <(list_entries "${list}")
+  # One dpkg-query for the whole list: one per package costs seconds on a busy machine.
+  mapfile -t installed < <(dpkg-query -W -f='${Package} ${Status}\n' "${wanted[@]}" 2>/dev/null | awk '/ install ok installed$/ {print $1}')
   local pkg
-  while read -r pkg; do
-    dpkg-query -W -f='${Status}' "${pkg}" 2>/dev/null | grep -q 'install ok installed' || missing+=("${pkg}")
-  done < <(list_entries "${list}")
+  for pkg in "${wanted[@]}"; do
+    [[ " ${installed[*]} " == *" ${pkg} "* ]] || missing+=("${pkg}")
+  done
   if ((${#missing[@]} == 0)); then
     echo "debian packages of $1 ready ($(list_entries "${list}" | wc -l) listed)"
     return

@@ -1,11 +1,11 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { create } from '@bufbuild/protobuf';
-import { Consumers, ServiceFailure, credentialKey, Streams, Subjects, type TaskSucceeded, TaskSucceededSchema, type TaskWork } from '@transmute/contracts';
+import { Consumers, ServiceFailure, credentialKey, formatOfFilename, Streams, Subjects, type TaskSucceeded, TaskSucceededSchema, type TaskWork } from '@transmute/contracts';
 import { type TaskContext, type TaskWorkRunner, TaskWorkers } from '@transmute/messaging';
 import { withOpenedCredentials } from '@transmute/connectors';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { ImporterConfig } from './config';
-import { IMPORT_SOURCES, type ImportSource, formatOf } from './sources/source';
+import { IMPORT_SOURCES, type ImportSource } from './sources/source';
 
 /** Consumes `tasks.import` and hands each task to the source of its operation. */
 @Injectable()
@@ -48,7 +48,7 @@ export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationSh
     if (!source) throw ServiceFailure.validation(`${operation} is not supported by this installation`);
     const file = await source.import(work, context);
     return create(TaskSucceededSchema, {
-      file: { key: file.key, filename: file.filename, size: BigInt(file.size), format: work.inputFormat || formatOf(file.filename) },
+      file: { key: file.key, filename: file.filename, size: BigInt(file.size), format: work.inputFormat || formatOfFilename(file.filename) },
     });
   }
 }

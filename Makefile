@@ -17,7 +17,7 @@ export GOTOOLCHAIN := local
 
 PNPM := pnpm
 
-.PHONY: help tools install build up test clean
+.PHONY: help tools install build up lint test clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-8s %s\n", $$1, $$2}'
@@ -31,11 +31,15 @@ install: tools ## Install JavaScript dependencies exactly as locked
 build: install ## Generate contracts and compile every package (tsc -b)
 	$(PNPM) build
 
+lint: build ## ESLint (typescript-eslint, the walls between packages) and prettier --check
+	$(PNPM) lint
+
 # Not `pnpm up`: that is pnpm's dependency-update command.
 up: build ## Run NATS, FerretDB and every service locally; prints the URL and a dev API key (Ctrl-C stops)
 	node libs/devstack/dist/cli/up.js
 
-test: build ## Run the unit, integration and e2e tests (jest)
+test: build ## Lint (ESLint, Prettier), then run the unit, integration and e2e tests (jest)
+	$(PNPM) lint
 	$(PNPM) test
 
 clean: ## Remove build output (keeps .tools and the local platform state in .transmute)

@@ -51,7 +51,7 @@ export function failureReply<D extends DescMessage>(schema: D, failure: ServiceF
 export function replyValue<D extends DescMessage>(schema: D, reply: MessageShape<D>, subject: string): ReplyValue<D> {
   const valueCase = valueCaseOf(schema);
   const outcome = (reply as unknown as { outcome: { case: string | undefined; value?: unknown } }).outcome;
-  if (outcome.case === valueCase) return outcome.value as ReplyValue<D>;
+  if (outcome.case === valueCase) return outcome.value;
   if (outcome.case === 'error') throw ServiceFailure.fromMessage(outcome.value as ServiceError);
   // Retryable like any unexpected fault (asServiceFailure): a redeployed replier may answer properly.
   throw new ServiceFailure(ErrorCode.INTERNAL, `${subject} answered neither a ${valueCase} nor an error`, true);

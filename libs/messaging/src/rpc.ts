@@ -21,6 +21,7 @@ import {
   Transport,
 } from '@nestjs/microservices';
 import { type DescMessage, type MessageShape, fromJson, toJson, type JsonValue } from '@bufbuild/protobuf';
+import type { MsgHdrs } from 'nats';
 import { type Observable, firstValueFrom, timeout } from 'rxjs';
 import { ErrorCode, ServiceFailure, asServiceFailure } from '@transmute/contracts';
 import { runWithRequestId } from '@transmute/service-kit';
@@ -114,7 +115,7 @@ export class RpcRequestContextInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'rpc') return next.handle();
     const nats = context.switchToRpc().getContext<NatsContext | undefined>();
-    const received = typeof nats?.getHeaders === 'function' ? nats.getHeaders() : undefined;
+    const received = typeof nats?.getHeaders === 'function' ? (nats.getHeaders() as MsgHdrs | undefined) : undefined;
     // Nest binds the handler to the async context `handle()` is called in.
     return runWithRequestId(requestIdFrom(received), () => next.handle());
   }

@@ -1,6 +1,6 @@
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { type Job, JobSchema, type Task, TaskResultSchema, TaskSchema } from '@transmute/contracts';
+import { type Job, JobSchema, type Task, TaskSchema } from '@transmute/contracts';
 import { jobFiles, renderJob } from './job-view';
 
 const JOB_ID = '0123456789abcdef0123456789abcdef';

@@ -17,7 +17,7 @@ export GOTOOLCHAIN := local
 
 PNPM := pnpm
 
-.PHONY: help tools test-tools install build up test clean
+.PHONY: help tools test-tools install build up lint test clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-11s %s\n", $$1, $$2}'
@@ -34,15 +34,18 @@ install: tools ## Install JavaScript dependencies exactly as locked
 build: install ## Generate contracts and compile every package (tsc -b)
 	$(PNPM) build
 
+lint: build ## ESLint (typescript-eslint, the walls between packages) and prettier --check
+	$(PNPM) lint
+
 # Not `pnpm up`: that is pnpm's dependency-update command.
 up: build ## Run NATS, FerretDB and every service locally; prints the URL and a dev API key (Ctrl-C stops)
 	node libs/devstack/dist/cli/up.js
 
 # Checks other than jest that make test runs first, each counted in its closing
-# line (e.g. --check 'lint=pnpm lint'); a failed one fails the run.
-TEST_CHECKS :=
+# line; a failed one fails the run.
+TEST_CHECKS := --check 'lint=$(PNPM) lint'
 
-test: build test-tools ## Run the unit, integration and e2e tests (jest); ends with the line "N passed, N failed"
+test: build test-tools ## Lint (ESLint, Prettier), then the unit, integration and e2e tests (jest); ends with "N passed, N failed"
 	node libs/devstack/dist/cli/run-tests.js $(TEST_CHECKS)
 
 clean: ## Remove build output (keeps .tools and the local platform state in .transmute)

@@ -78,6 +78,8 @@ function configShapeOf(service: string): ConfigShape {
         return new Promise(() => undefined);
       },
     }));
+    // A fresh load of main.ts under the mock above; isolateModules is synchronous, so no import().
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     require(join(repo, 'services', service, 'src/main'));
   });
   jest.dontMock('@transmute/service-kit');

@@ -361,7 +361,7 @@ describe('OAuth refusals', () => {
       const reply = await nats.request('accounts.mcp.authenticate', new TextEncoder().encode(JSON.stringify(packet)), { timeout: 30_000 });
       return JSON.parse(new TextDecoder().decode(reply.data)).response;
     };
-    expect((await ask(mcpUrl())).principal).toMatchObject({ via: 'oauth', scopes: ['convert'] });
+    expect((await ask(mcpUrl())).caller).toMatchObject({ allowed: true, principal: { via: 'oauth', scopes: ['convert'] } });
     expect((await ask(elsewhere)).error).toMatchObject({ code: 'ERROR_CODE_UNAUTHENTICATED' });
   });
 

@@ -12,5 +12,6 @@ export * from './subjects.js';
 export * from './streams.js';
 export * from './failure.js';
 export * from './operations.js';
+export * from './format-name.js';
 export * from './sealed-credentials.js';
 export * from './mcp.js';

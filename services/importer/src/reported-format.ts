@@ -1,6 +1,6 @@
-import type { TaskWork } from '@transmute/contracts';
+import { type TaskWork, formatOfFilename } from '@transmute/contracts';
 import { type Storage, sniffStoredFormat } from '@transmute/storage';
-import { type ImportedFile, formatOf } from './sources/source';
+import type { ImportedFile } from './sources/source';
 
 /**
  * The format an import reports in its StoredFile: the client's input_format,
@@ -10,5 +10,5 @@ import { type ImportedFile, formatOf } from './sources/source';
  * content"). '' when nothing tells (text formats have no signature).
  */
 export async function reportedFormat(work: TaskWork, file: ImportedFile, storage: Storage): Promise<string> {
-  return work.inputFormat || formatOf(file.filename) || (await sniffStoredFormat(storage, file.key));
+  return work.inputFormat || formatOfFilename(file.filename) || (await sniffStoredFormat(storage, file.key));
 }

@@ -94,7 +94,6 @@ describe('the job store at thousands of jobs', () => {
     const now = Date.now();
     for (let batch = 0; batch < SEEDED / 100; batch += 1) await Promise.all(Array.from({ length: 100 }, () => store.create(endedJob(now))));
     const seeded = await phase();
-    // eslint-disable-next-line no-console
     console.log(
       `store size: ${empty.opsPerJob.toFixed(1)} writes/job and ${empty.msPerJob.toFixed(0)} ms/job on an empty store, ` +
         `${seeded.opsPerJob.toFixed(1)} writes/job and ${seeded.msPerJob.toFixed(0)} ms/job after ${SEEDED} more jobs (time ratio ${(seeded.msPerJob / empty.msPerJob).toFixed(2)})`,

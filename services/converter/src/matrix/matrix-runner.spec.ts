@@ -30,7 +30,7 @@ function textFamily(): ConverterFamily & { started: boolean; stopped: boolean } 
       if (request.outputFormat === 'broken') throw ServiceFailure.validation('this pair never works');
       await writeFile(request.outputPath, (await readFile(request.inputPath, 'utf8')).toUpperCase());
     },
-  } as ConverterFamily & { started: boolean; stopped: boolean };
+  };
 }
 
 const proof: FamilyProof = {

@@ -207,15 +207,12 @@ export async function runCommand(services: AdminServices, { words, options }: Pa
       return { json: usageJson(usage), text: usageText(usage) };
     }
     case 'webhooks deliveries': {
-      const reply = await services.rpc.call(
+      const list = await services.rpc.request(
         Subjects.webhooksDeliveries,
         WebhookDeliveriesRequestSchema,
         create(WebhookDeliveriesRequestSchema, { jobId: arg(words, 2, 'jobId') }),
         WebhookDeliveriesReplySchema,
       );
-      if (reply.outcome.case === 'error') throw ServiceFailure.fromMessage(reply.outcome.value);
-      if (reply.outcome.case !== 'deliveries') throw new ServiceFailure(ErrorCode.INTERNAL, `${Subjects.webhooksDeliveries} answered nothing`);
-      const list = reply.outcome.value;
       const text = list.deliveries
         .map((d) => `${d.deliveryId}\t${d.state}\t${d.event}\t${d.url}\t${d.attempts.length} attempt(s)${d.attempts.at(-1)?.error ? `\tlast error: ${d.attempts.at(-1)?.error}` : ''}`)
         .join('\n');

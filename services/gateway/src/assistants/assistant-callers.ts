@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { create } from '@bufbuild/protobuf';
 import {
-  type AuthenticateCallerReply,
-  AuthenticateCallerReplySchema,
+  type AuthenticatedCaller,
+  AuthenticatedCallerSchema,
   type AuthenticateCallerRequest,
   CallerPrincipalSchema,
   ErrorCode,
@@ -14,7 +14,6 @@ import { AccountsService } from '../accounts/accounts.service';
 import { ClientIpResolver } from '../accounts/client-ip.resolver';
 import { RateLimiter } from '../accounts/rate-limiter';
 import { ApiKeyAuthenticator, type Principal } from '../auth/api-key-authenticator';
-import { RateLimitExceeded } from '../auth/rate-limit-exceeded';
 import { OAuthGrants } from '../oauth/oauth-grants';
 import { isSecretOf, SecretKind } from '../oauth/oauth-secrets';
 
@@ -41,14 +40,11 @@ export class AssistantCallers {
     private readonly limiter: RateLimiter,
   ) {}
 
-  async authenticate(request: AuthenticateCallerRequest): Promise<AuthenticateCallerReply> {
+  /** The caller, counted against its rate-limit window (`allowed` false past it); refusals throw. */
+  async authenticate(request: AuthenticateCallerRequest): Promise<AuthenticatedCaller> {
     const caller = await this.identify(request);
     const decision = await this.limiter.consume(caller.principal.keyId, caller.principal.rateLimitPerMinute);
     const rateLimit = create(RateLimitWindowSchema, { limit: decision.limit, remaining: decision.remaining, resetSeconds: decision.resetSeconds });
-    if (!decision.allowed) {
-      const refusal = new RateLimitExceeded(decision.resetSeconds, decision.limit);
-      return create(AuthenticateCallerReplySchema, { outcome: { case: 'error', value: refusal.toMessage() }, rateLimit });
-    }
     const { principal } = caller;
     const value = create(CallerPrincipalSchema, {
       accountId: principal.accountId,
@@ -60,7 +56,7 @@ export class AssistantCallers {
       clientId: caller.clientId,
       scopes: caller.scopes,
     });
-    return create(AuthenticateCallerReplySchema, { outcome: { case: 'principal', value }, rateLimit });
+    return create(AuthenticatedCallerSchema, { principal: value, rateLimit, allowed: decision.allowed });
   }
 
   private async identify(request: AuthenticateCallerRequest): Promise<Caller> {

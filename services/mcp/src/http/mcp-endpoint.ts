@@ -73,16 +73,19 @@ export class McpEndpoint implements OnModuleInit {
     let resetSeconds: number | undefined;
     try {
       const forwarded = request.headers['x-forwarded-for'];
-      const reply = await this.platform.authenticate(credential, request.socket.remoteAddress ?? '', Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''));
-      if (reply.rateLimit) {
-        resetSeconds = reply.rateLimit.resetSeconds;
-        response.setHeader('X-RateLimit-Limit', String(reply.rateLimit.limit));
-        response.setHeader('X-RateLimit-Remaining', String(reply.rateLimit.remaining));
-        response.setHeader('X-RateLimit-Reset', String(reply.rateLimit.resetSeconds));
+      const caller = await this.platform.authenticate(credential, request.socket.remoteAddress ?? '', Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''));
+      if (caller.rateLimit) {
+        resetSeconds = caller.rateLimit.resetSeconds;
+        response.setHeader('X-RateLimit-Limit', String(caller.rateLimit.limit));
+        response.setHeader('X-RateLimit-Remaining', String(caller.rateLimit.remaining));
+        response.setHeader('X-RateLimit-Reset', String(caller.rateLimit.resetSeconds));
       }
-      if (reply.outcome.case === 'error') throw ServiceFailure.fromMessage(reply.outcome.value);
-      if (reply.outcome.case !== 'principal') throw new ServiceFailure(ErrorCode.INTERNAL, 'the account service answered neither a caller nor an error');
-      const principal = reply.outcome.value;
+      if (!caller.allowed) {
+        const limit = caller.rateLimit?.limit ?? 0;
+        throw new ServiceFailure(ErrorCode.RATE_LIMITED, `rate limit of ${limit} requests per minute exceeded; retry after ${resetSeconds ?? 60} s`);
+      }
+      if (!caller.principal) throw new ServiceFailure(ErrorCode.INTERNAL, 'the account service answered a caller without a principal');
+      const principal = caller.principal;
       if (principal.via === 'oauth' && !SUPPORTED_SCOPES.every((scope) => principal.scopes.includes(scope))) {
         response.setHeader('WWW-Authenticate', `${bearerChallenge(this.metadataUrl, { code: 'insufficient_scope', description: 'the token lacks a scope' })}, scope="${SUPPORTED_SCOPES.join(' ')}"`);
         return void response.status(403).json({ status: 'error', message: `the access token lacks scope ${SUPPORTED_SCOPES.join(' ')}` });

@@ -1,20 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { create, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import { create } from '@bufbuild/protobuf';
 import {
   AssistantConvertRequestSchema,
-  type AuthenticateCallerReply,
   AuthenticateCallerReplySchema,
+  type AuthenticatedCaller,
   AuthenticateCallerRequestSchema,
-  ErrorCode,
   FormatsReplySchema,
   FormatsRequestSchema,
   type Job,
   JobRefSchema,
   JobReplySchema,
-  ServiceFailure,
   Subjects,
 } from '@transmute/contracts';
-import { RpcClient } from '@transmute/messaging';
+import { RpcClient, type RpcRequestOptions } from '@transmute/messaging';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { McpConfig } from '../config';
 
@@ -39,15 +37,15 @@ export class PlatformClient {
     @Inject(SERVICE_CONFIG) private readonly config: McpConfig,
   ) {}
 
-  authenticate(credential: string, clientIp: string, forwardedFor: string): Promise<AuthenticateCallerReply> {
+  authenticate(credential: string, clientIp: string, forwardedFor: string): Promise<AuthenticatedCaller> {
     const request = create(AuthenticateCallerRequestSchema, { credential, clientIp, forwardedFor, resource: this.config.mcpPublicUrl });
-    return this.call(Subjects.accountsMcpAuthenticate, AuthenticateCallerRequestSchema, request, AuthenticateCallerReplySchema, 'the account service');
+    return this.rpc.request(Subjects.accountsMcpAuthenticate, AuthenticateCallerRequestSchema, request, AuthenticateCallerReplySchema, this.options('the account service'));
   }
 
   async formats(inputFormat: string): Promise<string[]> {
-    const reply = await this.call(Subjects.catalogueFormats, FormatsRequestSchema, create(FormatsRequestSchema, { inputFormat }), FormatsReplySchema, 'the catalogue');
-    if (reply.error && reply.error.code !== ErrorCode.UNSPECIFIED) throw ServiceFailure.fromMessage(reply.error);
-    return reply.formats;
+    const request = create(FormatsRequestSchema, { inputFormat });
+    const list = await this.rpc.request(Subjects.catalogueFormats, FormatsRequestSchema, request, FormatsReplySchema, this.options('the catalogue'));
+    return list.formats;
   }
 
   async convert(input: ConvertInput): Promise<Job> {
@@ -59,34 +57,16 @@ export class PlatformClient {
       filename: input.filename ?? '',
       tag: input.tag ?? '',
     });
-    return jobOf(await this.call(Subjects.accountsMcpConvert, AssistantConvertRequestSchema, request, JobReplySchema, 'the job service'));
+    return this.rpc.request(Subjects.accountsMcpConvert, AssistantConvertRequestSchema, request, JobReplySchema, this.options('the job service'));
   }
 
-  async job(jobId: string, accountId: string): Promise<Job> {
-    const reply = await this.call(Subjects.jobsGet, JobRefSchema, create(JobRefSchema, { jobId, accountId }), JobReplySchema, 'the job service');
-    return jobOf(reply);
+  job(jobId: string, accountId: string): Promise<Job> {
+    return this.rpc.request(Subjects.jobsGet, JobRefSchema, create(JobRefSchema, { jobId, accountId }), JobReplySchema, this.options('the job service'));
   }
 
-  private async call<D extends DescMessage, R extends DescMessage>(
-    subject: string,
-    schema: D,
-    request: MessageShape<D>,
-    replySchema: R,
-    who: string,
-  ): Promise<MessageShape<R>> {
-    try {
-      return await this.rpc.call(subject, schema, request, replySchema, this.config.rpcTimeoutMs);
-    } catch (error) {
-      if (error instanceof ServiceFailure && error.code === ErrorCode.UNAVAILABLE) {
-        throw ServiceFailure.unavailable(`${who} is unavailable; try again shortly`, error);
-      }
-      throw new ServiceFailure(ErrorCode.INTERNAL, `${subject} answered with a malformed reply`, false, { cause: error });
-    }
+  private options(who: string): RpcRequestOptions {
+    return { timeoutMs: this.config.rpcTimeoutMs, unavailable: `${who} is unavailable; try again shortly` };
   }
-}
 
-function jobOf(reply: MessageShape<typeof JobReplySchema>): Job {
-  if (reply.outcome.case === 'job') return reply.outcome.value;
-  if (reply.outcome.case === 'error') throw ServiceFailure.fromMessage(reply.outcome.value);
-  throw new ServiceFailure(ErrorCode.INTERNAL, 'the job service answered neither a job nor an error');
+
 }

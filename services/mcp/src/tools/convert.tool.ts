@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { FORMAT_PATTERN } from '@transmute/api-schema';
+import { FORMAT_NAME_PATTERN } from '@transmute/contracts';
 import type { Job } from '@transmute/contracts';
 import type { PlatformClient } from '../platform/platform-client';
 import type { McpCaller } from './caller';
@@ -9,7 +9,7 @@ import { isTerminal, JobSummary, jobProgress, summariseJob } from './job-summary
 import { toolErrorOf } from './tool-errors';
 
 const POLL_INTERVAL_MS = 500;
-const format = (what: string) => z.string().regex(FORMAT_PATTERN, `${what} is a file extension: 1 to 16 letters or digits, e.g. "pdf"`);
+const format = (what: string) => z.string().regex(FORMAT_NAME_PATTERN, `${what} is a file extension: 1 to 16 letters or digits, e.g. "pdf"`);
 
 const Input = {
   url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }).describe('Public http(s) URL of the file to convert. Private, loopback and link-local addresses are refused.'),

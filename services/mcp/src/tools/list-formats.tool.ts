@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { FORMAT_PATTERN } from '@transmute/api-schema';
+import { FORMAT_NAME_PATTERN } from '@transmute/contracts';
 import { ErrorCode } from '@transmute/contracts';
 import type { PlatformClient } from '../platform/platform-client';
 import { toolErrorOf } from './tool-errors';
@@ -8,7 +8,7 @@ import { toolErrorOf } from './tool-errors';
 const Input = {
   input_format: z
     .string()
-    .regex(FORMAT_PATTERN, 'a format name is its file extension: 1 to 16 letters or digits, e.g. "png"')
+    .regex(FORMAT_NAME_PATTERN, 'a format name is its file extension: 1 to 16 letters or digits, e.g. "png"')
     .optional()
     .describe('A format name (file extension, e.g. "png"). Given: the formats it converts to. Omitted: every format the platform reads.'),
 };

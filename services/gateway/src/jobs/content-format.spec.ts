@@ -6,19 +6,20 @@ import { gzipSync } from 'node:zlib';
 import { create } from '@bufbuild/protobuf';
 import { CreateJobRequestSchema, ErrorCode, ImportRecordSchema, TaskSpecSchema } from '@transmute/contracts';
 import { FsStorage } from '@transmute/storage';
-import { formatOfName, resolveBase64Format, resolveImportFormat } from './content-format';
+import { formatOfFilename } from '@transmute/contracts';
+import { resolveBase64Format, resolveImportFormat } from './content-format';
 
 const gz = gzipSync(Buffer.from('hello'));
 const text = Buffer.from('name,size\nphoto,12\n');
 
-describe('formatOfName', () => {
+describe('formatOfFilename (the contracts rule the gateway reads names by)', () => {
   it.each([
     ['photo.PNG', 'png'],
     ['archive.tar.gz', 'gz'],
     ['README', ''],
     ['.hidden', ''],
     ['odd.ext!', ''],
-  ])('%s -> %j', (name, format) => expect(formatOfName(name)).toBe(format));
+  ])('%s -> %j', (name, format) => expect(formatOfFilename(name)).toBe(format));
 });
 
 describe('resolveImportFormat', () => {

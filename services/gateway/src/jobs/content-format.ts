@@ -1,15 +1,6 @@
-import { type CreateJobRequest, type ImportRecord, ServiceFailure } from '@transmute/contracts';
+import { type CreateJobRequest, type ImportRecord, ServiceFailure, formatOfFilename } from '@transmute/contracts';
 import { type Storage, sniffFormat, sniffStoredFormat } from '@transmute/storage';
 
-const FORMAT = /^[a-z0-9]{1,16}$/;
-
-/** The lowercase extension of a client's file name, '' when it has none (the orchestrator's rule for names). */
-export function formatOfName(filename: string): string {
-  const dot = filename.lastIndexOf('.');
-  if (dot <= 0) return '';
-  const extension = filename.slice(dot + 1).toLowerCase();
-  return FORMAT.test(extension) ? extension : '';
-}
 
 const TEXT_HINT = 'text formats (csv, txt, md, json, html, svg ...) have no signature to recognise them by';
 
@@ -19,16 +10,17 @@ const TEXT_HINT = 'text formats (csv, txt, md, json, html, svg ...) have no sign
  * A name or an input_format always wins over the content (docs/decisions.md).
  */
 export async function resolveImportFormat(request: CreateJobRequest, record: ImportRecord, storage: Storage): Promise<void> {
-  if (request.inputFormat.trim() || formatOfName(record.filename)) return;
+  // With tasks of its own the request is refused anyway (import_id builds the whole job): say that, not this.
+  if (request.inputFormat.trim() || formatOfFilename(record.filename) || Object.keys(request.tasks).length > 0) return;
   if (!(await storage.stat(record.key))) {
     throw ServiceFailure.validation(
-      `import ${record.id} has no content yet: send its bytes to /v1/imports/${record.id}/content first, or give input_format`,
+      `import_id ${record.id} has no content yet: send its bytes to /v1/imports/${record.id}/content first, or give input_format`,
     );
   }
   const format = await sniffStoredFormat(storage, record.key);
   if (!format) {
     throw ServiceFailure.validation(
-      `the format of import ${record.id} cannot be recognised from its content (${TEXT_HINT}): give input_format, or send the bytes with ?filename=<name>.<extension>`,
+      `the format of import_id ${record.id} cannot be recognised from its content (${TEXT_HINT}): give input_format, or send the bytes with ?filename=<name>.<extension>`,
     );
   }
   request.inputFormat = format;
@@ -42,7 +34,7 @@ export async function resolveImportFormat(request: CreateJobRequest, record: Imp
  */
 export async function resolveBase64Format(request: CreateJobRequest, name: string, bytes: Buffer): Promise<void> {
   const spec = request.tasks[name];
-  if (!spec || spec.inputFormat.trim() || formatOfName(spec.filename)) return;
+  if (!spec || spec.inputFormat.trim() || formatOfFilename(spec.filename)) return;
   const format = await sniffFormat(bytes);
   if (format) {
     spec.inputFormat = format;

@@ -20,7 +20,12 @@ import { GOOD_PASSWORD, uniqueEmail } from './web-client';
 
 // The anonymous plan as shipped (3 conversions a day, one per job), with a rate limit a test's page loads never meet.
 const PLANS = { anonymous: { monthlyGb: 0.1, additionalGb: 0, dailyConversions: 3, convertAllowance: 1, rateLimitPerMinute: 10_000 } };
-const env = platformFixture({ name: 'website', families: ['image', 'document'], extraEnv: { TRANSMUTE_PLANS: JSON.stringify(PLANS) } });
+// Private networks allowed: the job-history test's webhook receiver listens on loopback.
+const env = platformFixture({
+  name: 'website',
+  families: ['image', 'document'],
+  extraEnv: { TRANSMUTE_PLANS: JSON.stringify(PLANS), TRANSMUTE_ALLOW_PRIVATE_NETWORKS: 'true' },
+});
 
 const CONVERSION_TIMEOUT_MS = 120_000;
 let browser: Browser;
@@ -176,6 +181,69 @@ describe('website', () => {
     await page.getByTestId('usage').filter({ hasText: '1 of 5' }).waitFor();
     const counters: any = await page.evaluate(() => fetch('/web/api/account/usage').then((response) => response.json()));
     expect(counters.usage.monthly_used_bytes).toBeGreaterThan(0);
+    await context.close();
+  });
+
+  it('lists the person\'s jobs with their files and webhook deliveries (jobs.list)', async () => {
+    const { context, page } = await newPage();
+    await signUp(page);
+    await page.getByLabel('Label').fill('history');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.getByTestId('new-key').locator('code').textContent()) ?? '';
+    const received: string[] = [];
+    const receiver: Server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        received.push(String(request.headers['content-type']));
+        response.statusCode = 204;
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const auth = { Authorization: `Bearer ${key}` };
+      const creation = await fetch(`${base()}/v1/process/jobs`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          tag: 'history-test',
+          webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+          tasks: {
+            source: { operation: 'import/upload', filename: 'history.png' },
+            convert: { operation: 'convert', input: 'source', output_format: 'gif' },
+            export: { operation: 'export/url', input: ['convert'] },
+          },
+        }),
+      });
+      const created = (await creation.json()) as { id: string; status: string; tasks: { name: string; result?: { form?: { url: string; headers: Record<string, string> } } }[] };
+      expect({ status: creation.status, body: created }).toMatchObject({ status: 201, body: { id: expect.any(String) } });
+      const form = created.tasks.find((task) => task.name === 'source')?.result?.form;
+      if (!form) throw new Error(`no upload form on job ${created.id}`);
+      expect((await fetch(form.url, { method: 'PUT', headers: form.headers, body: await readFile(png) })).status).toBe(200);
+      expect((await fetch(`${base()}/v1/process/jobs/${created.id}/complete-upload`, { method: 'POST', headers: auth })).status).toBe(200);
+      const deadline = Date.now() + CONVERSION_TIMEOUT_MS;
+      let job = created;
+      while (!['finished', 'failed'].includes(job.status) && Date.now() < deadline) {
+        // Every 2 s: the free plan allows 60 keyed requests a minute.
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        job = (await fetch(`${base()}/v1/process/jobs/${created.id}`, { headers: auth }).then((response) => response.json())) as typeof job;
+      }
+      expect(job.status).toBe('finished');
+      while (received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(received.length).toBeGreaterThan(0);
+
+      await page.reload();
+      const row = page.getByTestId('job-row').filter({ hasText: 'history-test' });
+      await row.waitFor();
+      await expect(row.textContent()).resolves.toContain('finished');
+      await expect(row.getByRole('link').first().getAttribute('href')).resolves.toMatch(/\/v1\/download\//);
+      await row.getByRole('button', { name: new RegExp(`Show webhook deliveries of job ${created.id}`) }).click();
+      await row.locator('.deliveries li').filter({ hasText: 'job.finished' }).filter({ hasText: 'delivered' }).waitFor();
+      await expectAccessible(page, 'dashboard (job history)');
+      await screenshots(page, 'dashboard-history');
+    } finally {
+      receiver.close();
+    }
     await context.close();
   });
 

@@ -312,7 +312,7 @@ export function ConvertPage(props: { person: Person | null }) {
           {inputFormats.length === 0 ? <p class="hint">Choose a file first: the formats it converts to appear here.</p> : <FormatPicker families={families} value={target} onChange={setTarget} />}
         </fieldset>
 
-        {target && (
+        {target && inputFormats.length > 0 && (
           <fieldset class="step">
             <legend>3. Options for {inputFormats[0]?.toUpperCase()} to {target.toUpperCase()}</legend>
             <OptionsForm options={options} values={values} onChange={setValues} />

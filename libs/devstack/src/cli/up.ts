@@ -61,6 +61,7 @@ async function startEverything(stateDir: string): Promise<{ infra: RunningInfra;
     [
       '',
       `Transmute is up:  ${platform.baseUrl}`,
+      `website:          ${platform.baseUrl}/   (dashboard: ${platform.baseUrl}/dashboard)`,
       `dev API key:      ${platform.devApiKey}   (also in ${keyFile})`,
       `logs:             ${logDir}/<service>.log`,
       `NATS:             ${infra.natsUrl}`,

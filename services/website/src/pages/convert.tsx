@@ -139,6 +139,13 @@ export function ConvertPage(props: { person: Person | null }) {
   };
 
   const convertRow = async (row: Row) => {
+    // Each conversion is charged its input's size: a file larger than what is left cannot run, so say so before uploading it.
+    const left = usage ? Math.max(0, usage.monthly_allowance_bytes - usage.monthly_used_bytes) + Math.max(0, usage.additional_allowance_bytes - usage.additional_used_bytes) : Infinity;
+    if (row.file && row.file.size > left) {
+      setQuotaReached(true);
+      update(row.id, { status: 'failed', problem: `Too big: this file is ${formatBytes(row.file.size)} and ${formatBytes(left)} is left of your allowance.` });
+      return;
+    }
     const importTask = row.file ? { operation: 'import/upload', filename: row.name } : { operation: 'import/url', url: row.url, filename: row.name };
     const body = {
       tag: 'website',

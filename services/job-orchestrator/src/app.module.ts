@@ -15,6 +15,7 @@ import { WorkSender } from './dispatch/work-sender';
 import { JobEventLog } from './events/job-event-log';
 import { WebhookEnqueuer } from './events/webhook-enqueuer';
 import { JobFinalizer } from './jobs/job-finalizer';
+import { JobsAdmission } from './jobs/jobs-admission';
 import { JobsRpcController } from './jobs/jobs.rpc.controller';
 import { JobsService } from './jobs/jobs.service';
 import { PoolBacklogMetrics } from './metrics/pool-backlog.metrics';
@@ -51,6 +52,7 @@ export class AppModule {
         WebhookEnqueuer,
         JobFinalizer,
         JobDriver,
+        JobsAdmission,
         JobsService,
         OutcomeService,
         OutcomeConsumer,

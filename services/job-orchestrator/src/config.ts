@@ -50,6 +50,11 @@ export const orchestratorConfig = {
     'Key that seals task credentials (S3, SFTP, Google Cloud) in the job store and in work messages; the importer and exporter need the same key to open them.',
     { secret: true },
   ),
+  jobsMaxInFlight: envVar(
+    'TRANSMUTE_JOBS_MAX_IN_FLIGHT',
+    positiveInt().default(64),
+    'jobs.* requests one orchestrator answers at once; more are refused at once (503 with Retry-After at the gateway).',
+  ),
   outcomeMaxDeliver: envVar(
     'TRANSMUTE_OUTCOME_MAX_DELIVER',
     z.coerce.number().int().min(2).max(100).default(10),

@@ -4,6 +4,7 @@ import { RUNNING_TASK_STATUSES, TERMINAL_JOB_STATUSES } from '@transmute/contrac
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
 import { JobFinalizer } from '../jobs/job-finalizer';
+import { readyConverts } from '../state/job-walk';
 import { moveTask } from '../state/transitions';
 import type { LiveJob, LiveTask } from '../store/live-job';
 import { JobStore } from '../store/job-store';
@@ -86,7 +87,32 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
     }
     const overdue = Object.values(job.tasks).filter((task) => RUNNING_TASK_STATUSES.includes(task.status) && task.deadlineAt !== null && task.deadlineAt < now);
     for (const task of overdue) await this.reconcileTask(job, task);
-    return overdue.length > 0;
+    // The normal path prepares a convert at once; one still waiting a claim deadline later was left by a failure.
+    const stalled = overdue.length === 0 && readyConverts(job).length > 0 && job.updatedAt < now - CLAIM_DEADLINE_MS;
+    if (stalled) await this.prepareStalled(job, now);
+    return overdue.length > 0 || stalled;
+  }
+
+  /**
+   * Ready converts whose preparation failed (the accounts module or the
+   * catalogue unreachable when their input finished): tried again every
+   * pass, and refused with the reason once they have waited a dispatch
+   * deadline, so the job still ends.
+   */
+  private async prepareStalled(job: LiveJob, now: number): Promise<void> {
+    try {
+      await this.driver.step(job.id);
+    } catch (error) {
+      if (job.updatedAt > now - this.config.dispatchDeadlineMs) throw error;
+      const reason = `could not be dispatched: ${error instanceof Error ? error.message : String(error)}`;
+      const names = readyConverts(job).map((task) => task.name);
+      this.logger.warn({ jobId: job.id, tasks: names, reason }, 'refusing converts that could not be prepared');
+      await this.driver.step(job.id, (current, at) => {
+        const tasks = { ...current.tasks };
+        for (const name of names) tasks[name] = (tasks[name] && moveTask(tasks[name]!, 'refuse', { now: at, error: reason })) ?? tasks[name]!;
+        return { ...current, tasks };
+      });
+    }
   }
 
   private async reconcileTask(job: LiveJob, task: LiveTask): Promise<void> {

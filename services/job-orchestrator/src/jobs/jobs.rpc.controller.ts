@@ -14,6 +14,7 @@ import {
   asServiceFailure,
 } from '@transmute/contracts';
 import { decodeRpc, encodeRpc } from '@transmute/messaging';
+import { JobsAdmission } from './jobs-admission';
 import { JobsService } from './jobs.service';
 
 /** The job store (JetStream) or the history store (MongoDB) did not answer. */
@@ -24,7 +25,10 @@ const STORE_DOWN = /Mongo(Network|ServerSelection|NotConnected)Error|MongooseSer
 export class JobsRpcController {
   private readonly logger = new Logger(JobsRpcController.name);
 
-  constructor(private readonly jobs: JobsService) {}
+  constructor(
+    private readonly jobs: JobsService,
+    private readonly admission: JobsAdmission,
+  ) {}
 
   @MessagePattern(Subjects.jobsCreate)
   create(@Payload() payload: unknown): Promise<JsonValue> {
@@ -51,7 +55,7 @@ export class JobsRpcController {
   async list(@Payload() payload: unknown): Promise<JsonValue> {
     try {
       const request = decodeRpc(ListJobsRequestSchema, payload);
-      const jobs = await this.jobs.list(request.accountId, request.limit);
+      const jobs = await this.admission.run(() => this.jobs.list(request.accountId, request.limit));
       return encodeRpc(JobListReplySchema, create(JobListReplySchema, { outcome: { case: 'jobs', value: { jobs } } }));
     } catch (error) {
       return encodeRpc(JobListReplySchema, create(JobListReplySchema, { outcome: { case: 'error', value: this.failure(error).toMessage() } }));
@@ -60,7 +64,7 @@ export class JobsRpcController {
 
   private async reply(action: () => Promise<Job>): Promise<JsonValue> {
     try {
-      const job = await action();
+      const job = await this.admission.run(action);
       return encodeRpc(JobReplySchema, create(JobReplySchema, { outcome: { case: 'job', value: job } }));
     } catch (error) {
       return encodeRpc(JobReplySchema, create(JobReplySchema, { outcome: { case: 'error', value: this.failure(error).toMessage() } }));

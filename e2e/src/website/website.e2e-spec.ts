@@ -132,6 +132,30 @@ describe('website', () => {
     await context.close();
   });
 
+  it('converts a file given by its web address', async () => {
+    const { context, page } = await newPage();
+    // Signed in: the anonymous allowance went to the tests above.
+    await signUp(page);
+    const source: Server = createServer((request, response) => {
+      if (request.url !== '/files/remote.png') return void response.writeHead(404).end();
+      void readFile(png).then((bytes) => response.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': bytes.length }).end(bytes));
+    });
+    await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+    try {
+      await page.getByRole('link', { name: 'Convert', exact: true }).click();
+      await page.getByLabel("Or a file's web address").fill(`http://127.0.0.1:${(source.address() as AddressInfo).port}/files/remote.png`);
+      await page.getByRole('button', { name: 'Add address' }).click();
+      await page.locator('#target-format option', { hasText: 'JPG' }).first().waitFor({ state: 'attached' });
+      await page.selectOption('#target-format', 'jpg');
+      expect(await convert(page)).toBe('finished');
+      const jpg = await downloadLast(page);
+      expect([...jpg.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    } finally {
+      source.close();
+    }
+    await context.close();
+  });
+
   it('signs up, creates a key that works on /v1/formats, deletes it: 401', async () => {
     const { context, page } = await newPage();
     await page.goto(`${base()}/signup`);

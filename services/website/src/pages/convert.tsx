@@ -166,12 +166,13 @@ export function ConvertPage(props: { person: Person | null }) {
           const answer = await sent.json().catch(() => null);
           throw new ApiError(sent.status, answer?.message ?? `the upload answered ${sent.status}`);
         }
-        job = await api<JobView>('POST', `/v1/process/jobs/${job.id}/complete-upload`);
       }
+      // Every job starts on complete-upload, also one that only fetches a URL (docs/decisions.md, job statuses).
+      job = await api<JobView>('POST', `/v1/process/jobs/${job.id}/complete-upload`);
       update(row.id, { status: 'waiting' });
       const last = await followJob(job.id, (current) => {
         const convert = current.tasks.find((task) => task.name === 'convert-file');
-        if (current.status === 'processing' || convert?.status === 'processing') update(row.id, { status: 'processing', progress: convert?.progress });
+        if (current.status === 'converting' || current.status === 'processing' || convert?.status === 'processing') update(row.id, { status: 'processing', progress: convert?.progress });
       });
       if (last.status === 'finished') {
         update(row.id, { status: 'finished', progress: 100, downloads: (last.result?.files ?? []).map((file) => ({ url: file.url, filename: file.filename })) });

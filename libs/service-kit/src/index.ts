@@ -4,3 +4,4 @@ export * from './readiness';
 export * from './redaction';
 export * from './logging';
 export * from './service-kit.module';
+export * from './local-endpoints';

@@ -3,6 +3,7 @@ import { NatsModule, RpcClientModule } from '@transmute/messaging';
 import { ServiceKitModule } from '@transmute/service-kit';
 import { StorageModule } from '@transmute/storage';
 import { AccountsModule } from './accounts/accounts.module';
+import { AssistantsModule } from './assistants/assistants.module';
 import { AuthModule } from './auth/auth.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import type { GatewayConfig } from './config';
@@ -11,6 +12,7 @@ import { ErrorsModule } from './errors/errors.module';
 import { ImportsModule } from './imports/imports.module';
 import { EventsModule } from './events/events.module';
 import { JobsModule } from './jobs/jobs.module';
+import { OAuthModule } from './oauth/oauth.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { PeopleModule } from './people/people.module';
 import { StorageRoutesModule } from './storage-routes/storage-routes.module';
@@ -52,6 +54,8 @@ export class AppModule {
         ImportsModule,
         DownloadsModule,
         OpenApiModule,
+        AssistantsModule,
+        OAuthModule,
         ...(config.storageDriver === 'fs' ? [StorageRoutesModule] : []),
         WebsiteModule.forRoot({ websiteDir: config.websiteDir, connectSources: uploadOrigins(config) }),
       ],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type ConfigOf, baseConfig, envVar, positiveInt } from '@transmute/service-kit';
 import { downloadTokenConfig, storageConfig } from '@transmute/storage';
 import { accountsConfig } from './accounts/accounts.config';
+import { oauthConfig } from './oauth/oauth.config';
 import { websiteConfig } from './website/website.config';
 
 /** Base64 imports ride inside the JSON body, so the ceiling sits well above a typical request. */
@@ -14,6 +15,7 @@ export const gatewayConfig = {
   ...storageConfig(),
   ...downloadTokenConfig(),
   ...accountsConfig(),
+  ...oauthConfig(),
   ...websiteConfig(),
   devApiKey: envVar(
     'TRANSMUTE_DEV_API_KEY',

@@ -38,7 +38,7 @@ export async function startSshd(): Promise<RunningSshd> {
   try {
     accessSync(SSHD, constants.X_OK);
   } catch {
-    throw new Error(`${SSHD} not found: install openssh-server (listed in libs/devstack/bin/packages/apt.txt; run make tools)`);
+    throw new Error(`${SSHD} not found: install openssh-server (listed in libs/devstack/bin/packages/apt-test.txt; run make test-tools)`);
   }
   const { password, uid, gid } = await ensureTestAccount();
   const dir = await mkdtemp(join(tmpdir(), 'transmute-sshd-'));

@@ -54,7 +54,9 @@ export const USAGE = `transmute-admin <command> [--json]
   webhooks deliveries <jobId>        the webhook delivery log of a job
   seed-dev                           account "dev" and TRANSMUTE_DEV_API_KEY (make up)
 
-Reads TRANSMUTE_MONGODB_URI, TRANSMUTE_NATS_URL and TRANSMUTE_PLANS like the gateway.`;
+Reads TRANSMUTE_MONGODB_URI, TRANSMUTE_NATS_URL and TRANSMUTE_PLANS like the gateway. Beside a running
+\`make up\`, the values it wrote to .transmute/endpoints.json (found from the current folder up, or named
+by TRANSMUTE_ENDPOINTS_FILE) fill in what the environment does not set.`;
 
 /** Every command, checked before connecting to anything. */
 export const COMMANDS = [

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type JobView, type Person, type Usage } from '../api';
+import { ConnectedAppsSection } from '../components/connected-apps';
 import { UsageBars } from '../components/usage-bars';
 
 interface KeyRow {
@@ -276,10 +277,7 @@ export function DashboardPage(props: { person: Person }) {
         <KeysSection />
         <SigningSecretSection />
         <JobsSection />
-        <section aria-labelledby="apps-title" class="card" id="connected-applications">
-          <h2 id="apps-title">Connected applications</h2>
-          <p class="hint">Applications you allow to use your account (for example AI assistants through MCP) appear here.</p>
-        </section>
+        <ConnectedAppsSection />
       </div>
     </div>
   );

@@ -14,12 +14,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { admin } from '../limits/limits-support';
 import { platformFixture } from '../support/platform-fixture';
 import { launchChromium, screenshots, seriousViolations } from './browser';
 import { GOOD_PASSWORD, uniqueEmail } from './web-client';
 
 // The anonymous plan as shipped (3 conversions a day, one per job), with a rate limit a test's page loads never meet.
-const PLANS = { anonymous: { monthlyGb: 0.1, additionalGb: 0, dailyConversions: 3, convertAllowance: 1, rateLimitPerMinute: 10_000 } };
+const PLANS = {
+  anonymous: { monthlyGb: 0.1, additionalGb: 0, dailyConversions: 3, convertAllowance: 1, rateLimitPerMinute: 10_000 },
+  // 100 bytes a month: smaller than any sample, for the "too big" message.
+  'e2e-tiny': { monthlyGb: 0.0000001, additionalGb: 0, dailyConversions: 5, convertAllowance: 1, rateLimitPerMinute: 10_000 },
+};
 // Private networks allowed: the job-history test's webhook receiver listens on loopback.
 const env = platformFixture({
   name: 'website',
@@ -153,6 +158,21 @@ describe('website', () => {
     } finally {
       source.close();
     }
+    await context.close();
+  });
+
+  it('says a file is too big for the allowance left, before uploading it', async () => {
+    const { context, page } = await newPage();
+    await signUp(page);
+    const session: any = await page.evaluate(() => fetch('/web/api/session').then((response) => response.json()));
+    await admin(env().platform, 'accounts', 'set-plan', session.person.account_id, 'e2e-tiny');
+    await page.getByRole('link', { name: 'Convert', exact: true }).click();
+    await chooseConversion(page, png, 'jpg');
+    expect(await convert(page)).toBe('failed');
+    await expect(page.getByTestId('file-row').last().textContent()).resolves.toMatch(/Too big: this file is \d+ B and 100 B is left of your allowance/);
+    await page.getByTestId('quota-notice').waitFor();
+    const usage: any = await page.evaluate(() => fetch('/web/api/account/usage').then((response) => response.json()));
+    expect(usage.usage.daily_conversions_used).toBe(0);
     await context.close();
   });
 

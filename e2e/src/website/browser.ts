@@ -31,11 +31,17 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
-/** Saves the page at desktop and phone width as <name>-desktop.png and <name>-phone.png. */
+/**
+ * Saves the page at desktop and phone width as <name>-desktop.png and
+ * <name>-phone.png, and throws when the page is wider than the phone's
+ * screen (content that makes the whole page scroll sideways).
+ */
 export async function screenshots(page: Page, name: string): Promise<void> {
   for (const [label, size] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(size);
     await page.screenshot({ path: join(ARTEFACTS, `${name}-${label}.png`), fullPage: true });
+    const width = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number);
+    if (width > size.width) throw new Error(`${name} is ${width} px wide at ${label} width ${size.width} px: something overflows`);
   }
   await page.setViewportSize(VIEWPORTS.desktop);
 }

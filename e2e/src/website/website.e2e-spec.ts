@@ -14,13 +14,23 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { admin } from '../limits/limits-support';
 import { platformFixture } from '../support/platform-fixture';
 import { launchChromium, screenshots, seriousViolations } from './browser';
 import { GOOD_PASSWORD, uniqueEmail } from './web-client';
 
 // The anonymous plan as shipped (3 conversions a day, one per job), with a rate limit a test's page loads never meet.
-const PLANS = { anonymous: { monthlyGb: 0.1, additionalGb: 0, dailyConversions: 3, convertAllowance: 1, rateLimitPerMinute: 10_000 } };
-const env = platformFixture({ name: 'website', families: ['image', 'document'], extraEnv: { TRANSMUTE_PLANS: JSON.stringify(PLANS) } });
+const PLANS = {
+  anonymous: { monthlyGb: 0.1, additionalGb: 0, dailyConversions: 3, convertAllowance: 1, rateLimitPerMinute: 10_000 },
+  // 100 bytes a month: smaller than any sample, for the "too big" message.
+  'e2e-tiny': { monthlyGb: 0.0000001, additionalGb: 0, dailyConversions: 5, convertAllowance: 1, rateLimitPerMinute: 10_000 },
+};
+// Private networks allowed: the job-history test's webhook receiver listens on loopback.
+const env = platformFixture({
+  name: 'website',
+  families: ['image', 'document'],
+  extraEnv: { TRANSMUTE_PLANS: JSON.stringify(PLANS), TRANSMUTE_ALLOW_PRIVATE_NETWORKS: 'true' },
+});
 
 const CONVERSION_TIMEOUT_MS = 120_000;
 let browser: Browser;
@@ -127,6 +137,45 @@ describe('website', () => {
     await context.close();
   });
 
+  it('converts a file given by its web address', async () => {
+    const { context, page } = await newPage();
+    // Signed in: the anonymous allowance went to the tests above.
+    await signUp(page);
+    const source: Server = createServer((request, response) => {
+      if (request.url !== '/files/remote.png') return void response.writeHead(404).end();
+      void readFile(png).then((bytes) => response.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': bytes.length }).end(bytes));
+    });
+    await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+    try {
+      await page.getByRole('link', { name: 'Convert', exact: true }).click();
+      await page.getByLabel("Or a file's web address").fill(`http://127.0.0.1:${(source.address() as AddressInfo).port}/files/remote.png`);
+      await page.getByRole('button', { name: 'Add address' }).click();
+      await page.locator('#target-format option', { hasText: 'JPG' }).first().waitFor({ state: 'attached' });
+      await page.selectOption('#target-format', 'jpg');
+      expect(await convert(page)).toBe('finished');
+      const jpg = await downloadLast(page);
+      expect([...jpg.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    } finally {
+      source.close();
+    }
+    await context.close();
+  });
+
+  it('says a file is too big for the allowance left, before uploading it', async () => {
+    const { context, page } = await newPage();
+    await signUp(page);
+    const session: any = await page.evaluate(() => fetch('/web/api/session').then((response) => response.json()));
+    await admin(env().platform, 'accounts', 'set-plan', session.person.account_id, 'e2e-tiny');
+    await page.getByRole('link', { name: 'Convert', exact: true }).click();
+    await chooseConversion(page, png, 'jpg');
+    expect(await convert(page)).toBe('failed');
+    await expect(page.getByTestId('file-row').last().textContent()).resolves.toMatch(/Too big: this file is \d+ B and 100 B is left of your allowance/);
+    await page.getByTestId('quota-notice').waitFor();
+    const usage: any = await page.evaluate(() => fetch('/web/api/account/usage').then((response) => response.json()));
+    expect(usage.usage.daily_conversions_used).toBe(0);
+    await context.close();
+  });
+
   it('signs up, creates a key that works on /v1/formats, deletes it: 401', async () => {
     const { context, page } = await newPage();
     await page.goto(`${base()}/signup`);
@@ -176,6 +225,69 @@ describe('website', () => {
     await page.getByTestId('usage').filter({ hasText: '1 of 5' }).waitFor();
     const counters: any = await page.evaluate(() => fetch('/web/api/account/usage').then((response) => response.json()));
     expect(counters.usage.monthly_used_bytes).toBeGreaterThan(0);
+    await context.close();
+  });
+
+  it('lists the person\'s jobs with their files and webhook deliveries (jobs.list)', async () => {
+    const { context, page } = await newPage();
+    await signUp(page);
+    await page.getByLabel('Label').fill('history');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.getByTestId('new-key').locator('code').textContent()) ?? '';
+    const received: string[] = [];
+    const receiver: Server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        received.push(String(request.headers['content-type']));
+        response.statusCode = 204;
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const auth = { Authorization: `Bearer ${key}` };
+      const creation = await fetch(`${base()}/v1/process/jobs`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          tag: 'history-test',
+          webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+          tasks: {
+            source: { operation: 'import/upload', filename: 'history.png' },
+            convert: { operation: 'convert', input: 'source', output_format: 'gif' },
+            export: { operation: 'export/url', input: ['convert'] },
+          },
+        }),
+      });
+      const created = (await creation.json()) as { id: string; status: string; tasks: { name: string; result?: { form?: { url: string; headers: Record<string, string> } } }[] };
+      expect({ status: creation.status, body: created }).toMatchObject({ status: 201, body: { id: expect.any(String) } });
+      const form = created.tasks.find((task) => task.name === 'source')?.result?.form;
+      if (!form) throw new Error(`no upload form on job ${created.id}`);
+      expect((await fetch(form.url, { method: 'PUT', headers: form.headers, body: await readFile(png) })).status).toBe(200);
+      expect((await fetch(`${base()}/v1/process/jobs/${created.id}/complete-upload`, { method: 'POST', headers: auth })).status).toBe(200);
+      const deadline = Date.now() + CONVERSION_TIMEOUT_MS;
+      let job = created;
+      while (!['finished', 'failed'].includes(job.status) && Date.now() < deadline) {
+        // Every 2 s: the free plan allows 60 keyed requests a minute.
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        job = (await fetch(`${base()}/v1/process/jobs/${created.id}`, { headers: auth }).then((response) => response.json())) as typeof job;
+      }
+      expect(job.status).toBe('finished');
+      while (received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(received.length).toBeGreaterThan(0);
+
+      await page.reload();
+      const row = page.getByTestId('job-row').filter({ hasText: 'history-test' });
+      await row.waitFor();
+      await expect(row.textContent()).resolves.toContain('finished');
+      await expect(row.getByRole('link').first().getAttribute('href')).resolves.toMatch(/\/v1\/download\//);
+      await row.getByRole('button', { name: new RegExp(`Show webhook deliveries of job ${created.id}`) }).click();
+      await row.locator('.deliveries li').filter({ hasText: 'job.finished' }).filter({ hasText: 'delivered' }).waitFor();
+      await expectAccessible(page, 'dashboard (job history)');
+      await screenshots(page, 'dashboard-history');
+    } finally {
+      receiver.close();
+    }
     await context.close();
   });
 

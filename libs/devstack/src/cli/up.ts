@@ -67,6 +67,7 @@ async function startEverything(stateDir: string): Promise<{ infra: RunningInfra;
     [
       '',
       `Transmute is up:  ${platform.baseUrl}`,
+      `website:          ${platform.baseUrl}/   (dashboard: ${platform.baseUrl}/dashboard)`,
       `dev API key:      ${platform.devApiKey}   (also in ${keyFile})`,
       `MCP server:       ${platform.mcpUrl}   (OAuth, or the API key as a bearer token)`,
       `logs:             ${logDir}/<service>.log`,

@@ -139,6 +139,13 @@ export function ConvertPage(props: { person: Person | null }) {
   };
 
   const convertRow = async (row: Row) => {
+    // Each conversion is charged its input's size: a file larger than what is left cannot run, so say so before uploading it.
+    const left = usage ? Math.max(0, usage.monthly_allowance_bytes - usage.monthly_used_bytes) + Math.max(0, usage.additional_allowance_bytes - usage.additional_used_bytes) : Infinity;
+    if (row.file && row.file.size > left) {
+      setQuotaReached(true);
+      update(row.id, { status: 'failed', problem: `Too big: this file is ${formatBytes(row.file.size)} and ${formatBytes(left)} is left of your allowance.` });
+      return;
+    }
     const importTask = row.file ? { operation: 'import/upload', filename: row.name } : { operation: 'import/url', url: row.url, filename: row.name };
     const body = {
       tag: 'website',
@@ -159,12 +166,13 @@ export function ConvertPage(props: { person: Person | null }) {
           const answer = await sent.json().catch(() => null);
           throw new ApiError(sent.status, answer?.message ?? `the upload answered ${sent.status}`);
         }
-        job = await api<JobView>('POST', `/v1/process/jobs/${job.id}/complete-upload`);
       }
+      // Every job starts on complete-upload, also one that only fetches a URL (docs/decisions.md, job statuses).
+      job = await api<JobView>('POST', `/v1/process/jobs/${job.id}/complete-upload`);
       update(row.id, { status: 'waiting' });
       const last = await followJob(job.id, (current) => {
         const convert = current.tasks.find((task) => task.name === 'convert-file');
-        if (current.status === 'processing' || convert?.status === 'processing') update(row.id, { status: 'processing', progress: convert?.progress });
+        if (current.status === 'converting' || current.status === 'processing' || convert?.status === 'processing') update(row.id, { status: 'processing', progress: convert?.progress });
       });
       if (last.status === 'finished') {
         update(row.id, { status: 'finished', progress: 100, downloads: (last.result?.files ?? []).map((file) => ({ url: file.url, filename: file.filename })) });
@@ -312,7 +320,7 @@ export function ConvertPage(props: { person: Person | null }) {
           {inputFormats.length === 0 ? <p class="hint">Choose a file first: the formats it converts to appear here.</p> : <FormatPicker families={families} value={target} onChange={setTarget} />}
         </fieldset>
 
-        {target && (
+        {target && inputFormats.length > 0 && (
           <fieldset class="step">
             <legend>3. Options for {inputFormats[0]?.toUpperCase()} to {target.toUpperCase()}</legend>
             <OptionsForm options={options} values={values} onChange={setValues} />

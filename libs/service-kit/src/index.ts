@@ -5,3 +5,6 @@ export * from './redaction';
 export * from './logging';
 export * from './service-kit.module';
 export * from './http-limits';
+export * from './local-endpoints';
+export * from './request-context';
+export * from './request-id.middleware';

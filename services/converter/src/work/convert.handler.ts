@@ -57,7 +57,8 @@ export class ConvertHandler {
         );
         timer({ outcome: 'succeeded' });
       } catch (error) {
-        timer({ outcome: 'failed' });
+        // A refusal for backpressure is no conversion at all: counted apart so it does not skew the failed times.
+        timer({ outcome: error instanceof ServiceFailure && error.backpressure ? 'deferred' : 'failed' });
         throw error;
       }
       await assertProduced(outputPath, work.outputFormat);

@@ -61,7 +61,7 @@ export class OAuthEndpoints implements OnModuleInit {
       return void response.status(403).json({ status: 'error', message: 'the form\'s CSRF token is missing or wrong; reload the consent page' });
     }
     const body = (request.body ?? {}) as Record<string, unknown>;
-    const consent = await this.grants.takePending(String(body['consent'] ?? ''), person.personId);
+    const consent = await this.grants.takePending(typeof body['consent'] === 'string' ? body['consent'] : '', person.personId);
     if (!consent) {
       return void response.status(400).json({ status: 'error', message: 'this consent page expired or was already answered; start again from the application' });
     }

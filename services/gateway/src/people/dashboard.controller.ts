@@ -69,7 +69,7 @@ export class DashboardController {
         label: key.label,
         allowed_ips: key.allowedIps,
         created_at: key.createdAt,
-        last_used_at: used[index] ? new Date(used[index] as number).toISOString() : null,
+        last_used_at: used[index] ? new Date(used[index]).toISOString() : null,
       })),
     };
   }

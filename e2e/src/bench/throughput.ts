@@ -29,11 +29,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TransmuteClient } from '../support/api-client';
 import { taskOf } from '../support/api-types';
+import { DATABASE_NAME } from '@transmute/devstack';
 import { decodeImage, gradientPng } from '../support/samples';
 import { type BenchTarget, openBenchTarget, positiveInteger, positiveIntegerList } from './bench-kit';
 import { runEngineLoop, writeBenchDocx } from './engine-loop-client';
 import { base64Job, type Outcome, type PhaseResult, runEventJob, runPhase, type Summary, summarize, summarizePhase } from './job-phase';
-import { FerretJobSeeder, type JobStoreSeeder } from './store-seeder';
+import { type JobStoreSeeder, openJobStoreSeeder } from './store-seeder';
 import { portOf, snapshot, type StoreServer, usageLines } from './store-usage';
 import { ensureUnoserver, startUnoservers } from './unoserver-peer';
 
@@ -121,13 +122,14 @@ interface Store {
   seeder: JobStoreSeeder | undefined;
 }
 
-function openStore(target: BenchTarget, options: Options): Store {
+async function openStore(target: BenchTarget, options: Options): Promise<Store> {
   const natsUrl = target.started?.infra.natsUrl ?? options.natsUrl;
-  const mongoUri = target.started ? `${target.started.infra.mongoUri}transmute` : options.mongoUri;
+  const mongoUri = target.started ? `${target.started.infra.mongoUri}${DATABASE_NAME}` : options.mongoUri;
   const servers: StoreServer[] = [];
   if (natsUrl) servers.push({ label: 'nats-server', port: portOf(natsUrl) });
   if (mongoUri) servers.push({ label: 'ferretdb', port: portOf(mongoUri) });
-  return { servers, seeder: mongoUri ? new FerretJobSeeder(mongoUri) : undefined };
+  const seeder = natsUrl || mongoUri ? await openJobStoreSeeder(natsUrl, mongoUri) : undefined;
+  return { servers, seeder };
 }
 
 /** Runs one platform phase and prints the store servers' usage around it. */
@@ -170,7 +172,7 @@ async function main(): Promise<number> {
   log(`machine at start: ${machineLine()}`);
   const target = await openBenchTarget(options.start, { name: 'bench-throughput', families });
   const dir = await mkdtemp(join(tmpdir(), 'transmute-bench-throughput-'));
-  const store = openStore(target, options);
+  const store = await openStore(target, options);
   let failed = true;
   try {
     const slots = Number(target.started?.platform.env['TRANSMUTE_WORKER_CONCURRENCY'] ?? process.env['TRANSMUTE_WORKER_CONCURRENCY'] ?? DEFAULT_SLOTS);
@@ -206,16 +208,17 @@ async function main(): Promise<number> {
       if (!store.seeder) {
         log('\n== Store size: skipped, the store is unknown (pass --start, or --mongo/--nats for a running platform) ==');
       } else {
-        log(`\n== Store size: ${options.seed} jobs seeded into ${store.seeder.description} ==`);
+        await store.seeder.prepare(warmUpId);
+        log(`\n== Store size: ${options.seed} copies of the warm-up job's records (${store.seeder.describe()}) ==`);
         const before = await snapshot(store.servers);
-        const count = await store.seeder.count();
+        const holdings = await store.seeder.holdings();
         const began = performance.now();
         let reported = 0;
-        await store.seeder.seed(warmUpId, options.seed, (written) => {
+        await store.seeder.seed(options.seed, (written) => {
           if (written - reported >= options.seed / 10 || written === options.seed) log(`  seeded ${(reported = written)}`);
         });
         const seconds = (performance.now() - began) / 1000;
-        log(`  ${options.seed} jobs in ${num(seconds)} s (${num(options.seed / seconds, 0)} jobs/s); store holds ${count} -> ${await store.seeder.count()} jobs`);
+        log(`  ${options.seed} jobs in ${num(seconds)} s (${num(options.seed / seconds, 0)} jobs/s); before: ${holdings}; after: ${await store.seeder.holdings()}`);
         for (const line of usageLines(before, await snapshot(store.servers))) log(`    store while seeding: ${line}`);
         log(HEADER);
         const seeded = await smallJobs(target, store, options, sample.bytes, engineMs, `after ${options.seed} jobs`);
@@ -276,7 +279,7 @@ async function docxSection(target: BenchTarget, store: Store, options: Options, 
           }
         });
         peer.push(summarizePhase(phase));
-        log(row(`unoserver ${uno.version} x${poolSize} @${level}`, peer[peer.length - 1]!, poolMs));
+        log(row(`${uno.version} x${poolSize} @${level}`, peer[peer.length - 1]!, poolMs));
       }
     } finally {
       await uno.stop();

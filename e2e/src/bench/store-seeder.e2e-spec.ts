@@ -18,6 +18,7 @@ let nc: NatsConnection;
 let kv: KV;
 let mongo: MongoClient;
 
+type StringKeyed = { _id: string; [field: string]: unknown };
 const jobRecord = (id: string) => ({ id, status: 'finished', tasks: [{ name: 'convert', key: `jobs/${id}/convert/out.jpg` }], endedAt: '2026-11-26T12:00:00.000Z' });
 
 beforeAll(async () => {
@@ -29,11 +30,11 @@ beforeAll(async () => {
   await kv.put(`job.${OTHER}`, encode(jobRecord(OTHER)));
   mongo = new MongoClient(`${infra.mongoUri}${DATABASE_NAME}`);
   const db = mongo.db();
-  await db.collection<{ _id: string }>('jobs').insertMany([
+  await db.collection<StringKeyed>('jobs').insertMany([
     { _id: TEMPLATE, status: 'finished', createdAt: new Date('2026-11-26T11:00:00Z') },
     { _id: OTHER, status: 'finished', createdAt: new Date('2026-11-26T11:00:00Z') },
   ]);
-  await db.collection<{ _id: string }>('tasks').insertOne({ _id: `${TEMPLATE}/convert`, jobId: TEMPLATE, attempt: 1 });
+  await db.collection<StringKeyed>('tasks').insertOne({ _id: `${TEMPLATE}/convert`, jobId: TEMPLATE, attempt: 1 });
   await db.collection('deliveries').insertOne({ _id: new ObjectId(), jobId: TEMPLATE, event: 'job.finished' });
 }, 60_000);
 

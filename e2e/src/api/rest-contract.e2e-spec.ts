@@ -173,9 +173,15 @@ describe('POST /v1/process/jobs: the validation rules', () => {
     expect(job.tasks.filter((task) => task.operation === 'convert')).toHaveLength(allowance);
   });
 
-  test('input_format that cannot be inferred: 422 saying so', async () => {
+  test('input_format that no name tells: accepted, to be recognised from the bytes', async () => {
     const tasks = { in: { operation: 'import/upload' }, c: { operation: 'convert', input: 'in', output_format: 'jpg' } };
-    expectError(await env().client.request('POST', JOBS, { json: { tasks } }), 422, 'task c', 'input_format', 'inferred');
+    const job = expectJob(await env().client.request('POST', JOBS, { json: { tasks } }), 201);
+    expect(taskOf(job, 'c').status).toBe('waiting_input');
+  });
+
+  test('an output format that is not a format name: 422 saying so', async () => {
+    const tasks = { in: { operation: 'import/upload', filename: 'a.png' }, c: { operation: 'convert', input: 'in', output_format: 'j.p.g' } };
+    expectError(await env().client.request('POST', JOBS, { json: { tasks } }), 422, 'task c', 'output_format');
   });
 
   test('input_format inferred from a URL path', async () => {

@@ -6,6 +6,7 @@ export * from './gen/transmute/v1/catalogue_pb.js';
 export * from './gen/transmute/v1/imports_pb.js';
 export * from './gen/transmute/v1/webhooks_pb.js';
 export * from './gen/transmute/v1/accounts_pb.js';
+export * from './gen/transmute/v1/dead_letters_pb.js';
 export * from './subjects.js';
 export * from './streams.js';
 export * from './failure.js';

@@ -56,4 +56,10 @@ export const TASK_STATUSES = [
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = ['finished', 'failed', 'cancelled'];
+/** A task that has not been handed to a worker yet. */
+export const WAITING_TASK_STATUSES: readonly TaskStatus[] = ['waiting_upload', 'waiting', 'waiting_input'];
+/** A task handed to a worker and not yet reported done. */
+export const RUNNING_TASK_STATUSES: readonly TaskStatus[] = ['queued', 'processing'];
 export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['finished', 'failed'];
+/** A started job that has not ended. */
+export const RUNNING_JOB_STATUSES: readonly JobStatus[] = ['queued', 'processing', 'converting'];

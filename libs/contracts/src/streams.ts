@@ -44,6 +44,27 @@ export const JOB_EVENTS_STREAM = {
   duplicateWindowMs: 120_000,
 } as const;
 
+/**
+ * Dead letters: messages a service gave up on (a webhook delivery whose
+ * attempts are spent, an outcome the orchestrator cannot apply), one
+ * `DeadLetter` each on `dead-letters.<source>`. Kept (not a work queue) for
+ * operators to read and replay; bounded by age and count so a storm of
+ * failures cannot fill the disk. Every writer and the admin CLI ensure it.
+ */
+export const DEAD_LETTERS_STREAM = {
+  name: 'DEAD_LETTERS',
+  subjects: [Subjects.deadLettersAll],
+  maxAgeMs: 14 * 24 * 3_600_000,
+  maxMessages: 100_000,
+  duplicateWindowMs: 120_000,
+} as const;
+
+/** Where a dead letter came from: the `source` field and the last subject token. */
+export const DeadLetterSources = {
+  webhookDispatcher: 'webhook-dispatcher',
+  orchestrator: 'job-orchestrator',
+} as const;
+
 /** Durable consumer names; one per worker pool. */
 export const Consumers = {
   importer: 'importer',
@@ -55,3 +76,16 @@ export const Consumers = {
 
 /** KV bucket where each running converter family keeps its manifest. */
 export const CATALOGUE_MANIFESTS_BUCKET = 'catalogue_manifests';
+
+/**
+ * The orchestrator's live job store (JetStream KV, one key per job) and the
+ * set of started jobs not yet finalized (one subject per job, purged when the
+ * job is), which is all the reconciler reads.
+ */
+export const LIVE_JOBS = {
+  jobsBucket: 'jobs',
+  /** `<hex account id>.<jobId>` -> empty: an account's jobs without a scan. */
+  indexBucket: 'jobs_by_account',
+  activeStream: 'JOBS_ACTIVE',
+  activeSubject: (jobId: string) => `jobs.active.${jobId}`,
+} as const;

@@ -30,6 +30,11 @@ export const Subjects = {
   accountsSigningSecret: 'accounts.signing-secret',
   /** Request/reply to the gateway's accounts module: spend quota (bytes, conversions) atomically or refuse. */
   accountsUsageCharge: 'accounts.usage.charge',
+
+  /** A message some service gave up on (DeadLetter), kept in the DEAD_LETTERS stream; `source` is the service's name. */
+  deadLetters: (source: string) => `dead-letters.${source}`,
+  /** Every service's dead letters: what the admin CLI reads. */
+  deadLettersAll: 'dead-letters.>',
 } as const;
 
 /** Converter families are part of subject and consumer names, so they stay simple tokens. */

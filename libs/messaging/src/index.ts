@@ -8,3 +8,5 @@ export * from './rpc';
 export * from './pull-worker';
 export * from './manifest-bucket';
 export * from './task-workers';
+export * from './kv';
+export * from './dead-letters';

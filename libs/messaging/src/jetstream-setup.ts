@@ -10,7 +10,7 @@ import {
   type StreamConfig,
   nanos,
 } from 'nats';
-import { JOB_EVENTS_STREAM, type WorkStreamDefinition } from '@transmute/contracts';
+import { DEAD_LETTERS_STREAM, JOB_EVENTS_STREAM, type WorkStreamDefinition } from '@transmute/contracts';
 import { NATS_CONNECTION } from './tokens';
 
 export interface WorkConsumerDefinition {
@@ -67,6 +67,20 @@ export class JetStreamSetup {
       max_age: nanos(JOB_EVENTS_STREAM.maxAgeMs),
       duplicate_window: nanos(JOB_EVENTS_STREAM.duplicateWindowMs),
       allow_direct: true,
+    });
+  }
+
+  /** DEAD_LETTERS: kept for operators, bounded by age and count; every writer and the admin CLI ensure it. */
+  async ensureDeadLettersStream(): Promise<void> {
+    await this.ensure({
+      name: DEAD_LETTERS_STREAM.name,
+      subjects: [...DEAD_LETTERS_STREAM.subjects],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      discard: DiscardPolicy.Old,
+      max_msgs: DEAD_LETTERS_STREAM.maxMessages,
+      max_age: nanos(DEAD_LETTERS_STREAM.maxAgeMs),
+      duplicate_window: nanos(DEAD_LETTERS_STREAM.duplicateWindowMs),
     });
   }
 

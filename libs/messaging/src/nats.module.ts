@@ -4,6 +4,7 @@ import { ReadinessRegistry } from '@transmute/service-kit';
 import { JetStreamSetup } from './jetstream-setup';
 import { TaskWorkers } from './task-workers';
 import { WorkPublisher } from './work-publisher';
+import { DeadLetterPublisher } from './dead-letters';
 import { NATS_CONNECTION } from './tokens';
 
 export { NATS_CONNECTION };
@@ -59,8 +60,9 @@ export class NatsModule {
         JetStreamSetup,
         WorkPublisher,
         TaskWorkers,
+        DeadLetterPublisher,
       ],
-      exports: [NATS_CONNECTION, JetStreamSetup, WorkPublisher, TaskWorkers],
+      exports: [NATS_CONNECTION, JetStreamSetup, WorkPublisher, TaskWorkers, DeadLetterPublisher],
     };
   }
 }

@@ -5,21 +5,24 @@ import { ServiceKitModule } from '@transmute/service-kit';
 import { StorageModule } from '@transmute/storage';
 import { CatalogueClient } from './catalogue/catalogue.client';
 import type { OrchestratorConfig } from './config';
+import { DispatchPreparer } from './dispatch/dispatch-preparer';
+import { JobDriver } from './dispatch/job-driver';
 import { OutcomeConsumer } from './dispatch/outcome.consumer';
 import { OutcomeService } from './dispatch/outcome.service';
 import { Reconciler } from './dispatch/reconciler';
-import { TaskDispatcher } from './dispatch/task-dispatcher';
 import { UsageCharges } from './dispatch/usage-charges';
+import { WorkSender } from './dispatch/work-sender';
 import { JobEventLog } from './events/job-event-log';
-import { RetentionSweeper } from './retention/retention-sweeper';
 import { WebhookEnqueuer } from './events/webhook-enqueuer';
-import { JobLocks } from './jobs/job-locks';
-import { PoolBacklogMetrics } from './metrics/pool-backlog.metrics';
-import { JobProgress } from './jobs/job-progress';
+import { JobFinalizer } from './jobs/job-finalizer';
+import { JobsAdmission } from './jobs/jobs-admission';
 import { JobsRpcController } from './jobs/jobs.rpc.controller';
 import { JobsService } from './jobs/jobs.service';
-import { JobRepository } from './persistence/job.repository';
-import { jobModels } from './persistence/persistence';
+import { PoolBacklogMetrics } from './metrics/pool-backlog.metrics';
+import { JobHistory, jobHistoryModels } from './persistence/job-history';
+import { RetentionSweeper } from './retention/retention-sweeper';
+import { JobStore } from './store/job-store';
+import { StoreCounters } from './store/store-counters';
 
 export const SERVICE_NAME = 'job-orchestrator';
 
@@ -34,10 +37,29 @@ export class AppModule {
         RpcClientModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
         PersistenceModule.forRoot(config.mongoUri),
         StorageModule.forRoot(config),
-        jobModels,
+        jobHistoryModels,
       ],
       controllers: [JobsRpcController],
-      providers: [JobLocks, JobRepository, CatalogueClient, TaskDispatcher, UsageCharges, JobEventLog, WebhookEnqueuer, JobProgress, JobsService, OutcomeService, OutcomeConsumer, Reconciler, PoolBacklogMetrics, RetentionSweeper],
+      providers: [
+        StoreCounters,
+        JobStore,
+        JobHistory,
+        CatalogueClient,
+        UsageCharges,
+        DispatchPreparer,
+        WorkSender,
+        JobEventLog,
+        WebhookEnqueuer,
+        JobFinalizer,
+        JobDriver,
+        JobsAdmission,
+        JobsService,
+        OutcomeService,
+        OutcomeConsumer,
+        Reconciler,
+        PoolBacklogMetrics,
+        RetentionSweeper,
+      ],
     };
   }
 }

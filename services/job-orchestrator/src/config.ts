@@ -37,6 +37,11 @@ export const orchestratorConfig = {
     positiveInt().default(5),
     'Dispatches of one task before it fails for good.',
   ),
+  jobStoreReplicas: envVar(
+    'TRANSMUTE_JOB_STORE_REPLICAS',
+    z.coerce.number().int().min(1).max(5).default(1),
+    'Replicas of the live job store (JetStream KV buckets and the active-job stream) in a NATS cluster; 3 in production.',
+  ),
   outcomeConcurrency: envVar('TRANSMUTE_OUTCOME_CONCURRENCY', positiveInt().default(8), 'Task outcomes handled at once.'),
   catalogueTimeoutMs: envVar('TRANSMUTE_CATALOGUE_TIMEOUT_MS', positiveInt().default(3_000), 'How long job creation waits for the catalogue.'),
   credentialsKey: envVar(
@@ -44,6 +49,16 @@ export const orchestratorConfig = {
     z.string().min(32, { message: 'must be at least 32 characters' }),
     'Key that seals task credentials (S3, SFTP, Google Cloud) in the job store and in work messages; the importer and exporter need the same key to open them.',
     { secret: true },
+  ),
+  jobsMaxInFlight: envVar(
+    'TRANSMUTE_JOBS_MAX_IN_FLIGHT',
+    positiveInt().default(64),
+    'jobs.* requests one orchestrator answers at once; more are refused at once (503 with Retry-After at the gateway).',
+  ),
+  outcomeMaxDeliver: envVar(
+    'TRANSMUTE_OUTCOME_MAX_DELIVER',
+    z.coerce.number().int().min(2).max(100).default(10),
+    'Deliveries of one task outcome before it becomes a dead letter and its task fails (about 4 minutes of retries with the default).',
   ),
   outcomeAckWaitMs: envVar('TRANSMUTE_OUTCOME_ACK_WAIT_MS', z.coerce.number().int().min(1_000).default(30_000), 'Redelivery delay of an unacknowledged outcome.'),
 };

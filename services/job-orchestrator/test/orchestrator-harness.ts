@@ -33,6 +33,8 @@ export class OrchestratorHarness {
   nats!: NatsConnection;
   js!: JetStreamClient;
   private catalogue?: ChildProcess;
+  private readonly replicas: ChildProcess[] = [];
+  private env: Record<string, string> = {};
   private scratch!: string;
 
   async start(env: Record<string, string> = {}): Promise<void> {
@@ -42,7 +44,7 @@ export class OrchestratorHarness {
     this.js = this.nats.jetstream();
     await this.announceImageFamily();
     await this.startCatalogue();
-    this.config = loadConfig(orchestratorConfig, {
+    this.env = {
       TRANSMUTE_NATS_URL: this.infra.natsUrl,
       TRANSMUTE_MONGODB_URI: `${this.infra.mongoUri}orchestrator_it`,
       TRANSMUTE_HTTP_PORT: '0',
@@ -56,13 +58,32 @@ export class OrchestratorHarness {
       // No gateway here to answer accounts.usage.charge; quota metering is covered by the e2e limits specs.
       TRANSMUTE_USAGE_METERING: 'false',
       ...env,
-    });
+    };
+    this.config = loadConfig(orchestratorConfig, this.env);
     this.app = await NestFactory.create(AppModule.forRoot(this.config), { logger: ['error'] });
     await this.app.init();
     await this.createWorkerConsumers();
   }
 
+  /**
+   * Another orchestrator replica on the same NATS and store, as a second pod
+   * would be: the built service as its own process (one process has one
+   * metrics registry). It shares the outcome consumer and answers jobs.* in
+   * the same queue group.
+   */
+  async addReplica(env: Record<string, string> = {}): Promise<void> {
+    const port = await freePort();
+    const entry = join(repoRoot(), 'services/job-orchestrator/dist/main.js');
+    const replica = spawn(process.execPath, [entry], {
+      env: { ...process.env, ...this.env, TRANSMUTE_HTTP_PORT: String(port), ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    this.replicas.push(replica);
+    await waitUntilReady(port, entry);
+  }
+
   async stop(): Promise<void> {
+    for (const replica of this.replicas) replica.kill('SIGTERM');
     await this.app?.close();
     this.catalogue?.kill('SIGTERM');
     await this.nats?.close();
@@ -103,13 +124,7 @@ export class OrchestratorHarness {
       env: { ...process.env, TRANSMUTE_NATS_URL: this.infra.natsUrl, TRANSMUTE_HTTP_PORT: String(port), TRANSMUTE_LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
-      const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
-      if (ready) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`the catalogue (${entry}) did not become ready; run \`pnpm build\` first`);
+    await waitUntilReady(port, entry);
   }
 
   private async createWorkerConsumers(): Promise<void> {
@@ -118,6 +133,16 @@ export class OrchestratorHarness {
       await jsm.consumers.add(Streams.tasks.name, { durable_name: consumerName(subject), filter_subject: subject, ack_policy: AckPolicy.Explicit });
     }
   }
+}
+
+async function waitUntilReady(port: number, entry: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${entry} did not become ready; run \`pnpm build\` first`);
 }
 
 const consumerName = (subject: string) => `it-${subject.replace(/\./g, '-')}`;

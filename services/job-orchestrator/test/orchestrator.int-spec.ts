@@ -3,29 +3,25 @@ import { create, toBinary } from '@bufbuild/protobuf';
 import { CreateJobRequestSchema, type Job, Streams, Subjects, TaskSpecSchema, TaskWorkSchema, credentialKey, openSealed } from '@transmute/contracts';
 import { JetStreamSetup } from '@transmute/messaging';
 import { STORAGE, type Storage } from '@transmute/storage';
-import { getModelToken } from '@nestjs/mongoose';
-import type { Model } from 'mongoose';
 import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Reconciler } from '../src/dispatch/reconciler';
 import { RetentionSweeper } from '../src/retention/retention-sweeper';
 import { JobsService } from '../src/jobs/jobs.service';
-import { JobDocument } from '../src/persistence/job.schema';
-import { TaskDocument } from '../src/persistence/task.schema';
+import { JobHistory } from '../src/persistence/job-history';
+import { JobStore } from '../src/store/job-store';
 import { OrchestratorHarness } from './orchestrator-harness';
 
 const harness = new OrchestratorHarness();
 let jobs: JobsService;
 let storage: Storage;
-let tasks: Model<TaskDocument>;
-let jobDocuments: Model<JobDocument>;
+let store: JobStore;
 
 beforeAll(async () => {
   await harness.start({ TRANSMUTE_MAX_TASK_ATTEMPTS: '3' });
   jobs = harness.app.get(JobsService);
   storage = harness.app.get(STORAGE);
-  tasks = harness.app.get(getModelToken(TaskDocument.name));
-  jobDocuments = harness.app.get(getModelToken(JobDocument.name));
+  store = harness.app.get(JobStore);
 });
 afterAll(() => harness.stop());
 
@@ -48,6 +44,12 @@ async function createStandardJob(webhookUrl = ''): Promise<Job> {
 }
 
 const taskStatus = (job: Job, name: string) => job.tasks.find((task) => task.name === name)?.status;
+const storedTasks = async (jobId: string) => Object.values((await store.get(jobId))?.tasks ?? {});
+
+/** What the clock would do: the task's deadline has passed. */
+async function pastDeadline(jobId: string, name: string): Promise<void> {
+  await store.mutate(jobId, (job) => ({ job: { ...job, tasks: { ...job.tasks, [name]: { ...job.tasks[name]!, deadlineAt: Date.now() - 1_000 } } }, result: null }));
+}
 
 async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 15_000;
@@ -81,13 +83,13 @@ describe('job orchestrator on real NATS and FerretDB', () => {
     expect(convertWork?.inputs[0]?.key).toBe(`uploads/${job.id}/in`);
 
     // The same import report again: no second convert dispatch, no state change.
-    const before = await tasks.find({ jobId: job.id }).lean().exec();
+    const before = await storedTasks(job.id);
     await harness.report(importDone);
     await harness.report({ jobId: job.id, taskName: 'to-jpg', attempt: 1, outcome: { case: 'started', value: {} } });
     await waitFor(async () => (await jobs.get(job.id, 'acc')).status === 'converting', 'the job to be converting');
     expect(await harness.pullWork(Subjects.tasksConvert('image'))).toBeNull();
-    const after = await tasks.find({ jobId: job.id, name: 'in' }).lean().exec();
-    expect(after[0]).toEqual(before.find((task) => task.name === 'in'));
+    const after = await storedTasks(job.id);
+    expect(after.find((task) => task.name === 'in')).toEqual(before.find((task) => task.name === 'in'));
 
     const convertDone = {
       jobId: job.id,
@@ -113,7 +115,9 @@ describe('job orchestrator on real NATS and FerretDB', () => {
     expect(finished.tasks.find((task) => task.name === 'to-jpg')?.result?.downloadUrl).toMatch(/\/v1\/download\/[\w-]+\.[\w-]+$/);
     expect(finished.tasks.find((task) => task.name === 'out')?.result).toMatchObject({ filename: 'photo.jpg' });
     // Credentials and options do not outlive the job.
-    expect((await tasks.find({ jobId: job.id }).lean().exec()).every((task) => task.spec === null)).toBe(true);
+    expect((await storedTasks(job.id)).every((task) => task.spec === null)).toBe(true);
+    // The ended job's durable record, without credentials or links.
+    expect(await harness.app.get(JobHistory).find(job.id)).toMatchObject({ accountId: 'acc', status: 'finished', tasks: expect.arrayContaining([expect.objectContaining({ name: 'to-jpg', filename: 'photo.jpg', format: 'jpg' })]) });
   });
 
   it('re-dispatches a task whose publish was lost, until the attempts run out', async () => {
@@ -122,7 +126,7 @@ describe('job orchestrator on real NATS and FerretDB', () => {
     // The crash between the database write and the publish: the message never reached the stream.
     const lost = await harness.pullWork(Subjects.tasksImport);
     expect(lost?.attempt).toBe(1);
-    await tasks.updateOne({ jobId: job.id, name: 'in' }, { $set: { deadlineAt: new Date(Date.now() - 1_000) } }).exec();
+    await pastDeadline(job.id, 'in');
 
     const reconciler = harness.app.get(Reconciler);
     await reconciler.reconcile();
@@ -130,10 +134,10 @@ describe('job orchestrator on real NATS and FerretDB', () => {
     expect(again).toMatchObject({ jobId: job.id, taskName: 'in', attempt: 2 });
 
     // A task nobody ever completes fails once its attempts are spent, and fails the job.
-    await tasks.updateOne({ jobId: job.id, name: 'in' }, { $set: { deadlineAt: new Date(Date.now() - 1_000) } }).exec();
+    await pastDeadline(job.id, 'in');
     await reconciler.reconcile();
     expect((await waitForWork(Subjects.tasksImport)).attempt).toBe(3);
-    await tasks.updateOne({ jobId: job.id, name: 'in' }, { $set: { deadlineAt: new Date(Date.now() - 1_000) } }).exec();
+    await pastDeadline(job.id, 'in');
     await reconciler.reconcile();
     const failed = await jobs.get(job.id, 'acc');
     expect(failed.status).toBe('failed');
@@ -151,17 +155,19 @@ describe('job orchestrator on real NATS and FerretDB', () => {
     await harness.report({ jobId: job.id, taskName: 'in', attempt: 1, outcome: { case: 'failed', value: { error: { message: 'source unreadable' } } } });
     await waitFor(async () => (await jobs.get(job.id, 'acc')).status === 'failed', 'the job to fail');
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const halfDone = await jobDocuments.findById(job.id).lean().exec();
+    const halfDone = await store.get(job.id);
     expect(halfDone?.finalized).toBe(false);
     // Not erased yet: what follows the end is only marked done once all of it is.
-    expect((await tasks.find({ jobId: job.id }).lean().exec()).some((task) => task.spec !== null)).toBe(true);
+    expect((await storedTasks(job.id)).some((task) => task.spec !== null)).toBe(true);
+    expect(await store.activeJobIds()).toContain(job.id);
 
     await harness.app.get(JetStreamSetup).ensureStream(Streams.webhooks);
-    await jobDocuments.updateOne({ _id: job.id }, { $set: { endedAt: new Date(Date.now() - 2 * 3_600_000) } }).exec();
+    await store.mutate(job.id, (stored) => ({ job: { ...stored, endedAt: Date.now() - 2 * 3_600_000 }, result: null }));
     await harness.app.get(Reconciler).reconcile();
-    await waitFor(async () => (await jobDocuments.findById(job.id).lean().exec())?.finalized === true, 'the job to be finalized');
+    await waitFor(async () => (await store.get(job.id))?.finalized === true, 'the job to be finalized');
     expect((await jsm.streams.info(Streams.webhooks.name)).state.messages).toBe(1);
-    expect((await tasks.find({ jobId: job.id }).lean().exec()).every((task) => task.spec === null)).toBe(true);
+    expect((await storedTasks(job.id)).every((task) => task.spec === null)).toBe(true);
+    expect(await store.activeJobIds()).not.toContain(job.id);
     expect(taskStatus(await jobs.get(job.id, 'acc'), 'to-jpg')).toBe('cancelled');
 
     // Another pass finds nothing left to do and sends nothing twice.

@@ -41,6 +41,8 @@ export class ContainersInfraProvider implements InfraProvider {
       return {
         natsUrl: `nats://${nats.getHost()}:${nats.getMappedPort(NATS_CLIENT_PORT)}`,
         mongoUri: `mongodb://${ferretdb.getHost()}:${ferretdb.getMappedPort(MONGODB_PORT)}/`,
+        // A restarted container keeps its mapped ports only while Docker reuses them; good enough for fault tests.
+        restart: async (which) => (which === 'nats' ? nats : ferretdb).restart(),
         stop,
       };
     } catch (error) {

@@ -4,9 +4,16 @@ export interface RunningInfra {
   natsUrl: string;
   /** e.g. mongodb://127.0.0.1:PORT/ (no database name: callers append their own). */
   mongoUri: string;
+  /**
+   * Kills one of them (SIGKILL, like a crashed pod) and starts it again on the
+   * same address with the same data; resolves once it listens again.
+   */
+  restart(which: InfraService): Promise<void>;
   /** Stops everything start() started. Safe to call more than once. */
   stop(): Promise<void>;
 }
+
+export type InfraService = 'nats' | 'store';
 
 export interface InfraStartOptions {
   /** Where state lives; kept after stop(). Without it, a fresh temporary folder is used and removed on stop(). */

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePorts, LOOPBACK } from '../net/free-ports';
 import { waitForTcp } from '../net/wait-for-tcp';
-import { ManagedProcess } from '../process/managed-process';
-import type { InfraProvider, InfraStartOptions, RunningInfra } from './infra-provider';
+import { ManagedProcess, type SpawnOptions } from '../process/managed-process';
+import type { InfraProvider, InfraService, InfraStartOptions, RunningInfra } from './infra-provider';
 import { defaultToolsBin, requireTool } from './local-tools';
 
 const READY_TIMEOUT_MS = 20_000;
@@ -35,26 +35,31 @@ export class LocalProcessInfraProvider implements InfraProvider {
     await mkdir(dataDir, { recursive: true });
     const [natsPort, mongoPort] = (await freePorts(2)) as [number, number];
 
-    const nats = {
-      port: natsPort,
-      managed: new ManagedProcess({
-        name: 'nats-server',
-        command: natsServer,
-        // No -m: the monitoring endpoint is not needed and would be one more port.
-        args: ['-js', '-a', LOOPBACK, '-p', String(natsPort), '-sd', join(dataDir, 'nats')],
-        output: { kind: 'tail-only' },
-      }),
+    const natsOptions: SpawnOptions = {
+      name: 'nats-server',
+      command: natsServer,
+      // No -m: the monitoring endpoint is not needed and would be one more port.
+      args: ['-js', '-a', LOOPBACK, '-p', String(natsPort), '-sd', join(dataDir, 'nats')],
+      output: { kind: 'tail-only' },
     };
-    const ferret = {
-      port: mongoPort,
-      managed: new ManagedProcess({
-        name: 'ferretdb',
-        command: ferretdb,
-        args: ['--listen-addr', `${LOOPBACK}:${mongoPort}`, '--sqlite-dir', join(dataDir, 'ferretdb')],
-        output: { kind: 'tail-only' },
-      }),
+    const ferretOptions: SpawnOptions = {
+      name: 'ferretdb',
+      command: ferretdb,
+      args: ['--listen-addr', `${LOOPBACK}:${mongoPort}`, '--sqlite-dir', join(dataDir, 'ferretdb')],
+      output: { kind: 'tail-only' },
     };
+    const nats = { port: natsPort, options: natsOptions, managed: new ManagedProcess(natsOptions) };
+    const ferret = { port: mongoPort, options: ferretOptions, managed: new ManagedProcess(ferretOptions) };
     const started = [nats, ferret];
+    const services: Record<InfraService, (typeof started)[number]> = { nats, store: ferret };
+
+    const restart = async (which: InfraService): Promise<void> => {
+      const service = services[which];
+      service.managed.signal('SIGKILL');
+      await service.managed.exited;
+      service.managed = new ManagedProcess(service.options);
+      await waitUntilListening(service.managed, service.port);
+    };
 
     let stopping: Promise<void> | undefined;
     const stop = (): Promise<void> =>
@@ -73,6 +78,7 @@ export class LocalProcessInfraProvider implements InfraProvider {
     return {
       natsUrl: `nats://${LOOPBACK}:${natsPort}`,
       mongoUri: `mongodb://${LOOPBACK}:${mongoPort}/`,
+      restart,
       stop,
     };
   }

@@ -1,14 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { KV, NatsConnection } from 'nats';
-import { NATS_CONNECTION } from '@transmute/messaging';
+import { NATS_CONNECTION, isCasConflict } from '@transmute/messaging';
 
-/** JetStream's "wrong last sequence": someone else wrote the key first. */
-const WRONG_LAST_SEQUENCE = 10071;
 const MAX_CAS_ATTEMPTS = 200;
-
-export function isCasConflict(error: unknown): boolean {
-  return (error as { api_error?: { err_code?: number } } | null)?.api_error?.err_code === WRONG_LAST_SEQUENCE;
-}
 
 /**
  * The NATS KV buckets of the accounts module, shared by every gateway replica.

@@ -21,6 +21,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     if (reply.allow) response.setHeader('Allow', reply.allow.join(', '));
+    if (reply.retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(reply.retryAfterSeconds));
     response.status(reply.httpStatus).json(reply.body);
   }
 }

@@ -21,6 +21,8 @@ describe('errorReplyFor', () => {
       httpStatus,
       body: { status: 'error', message: 'what went wrong' },
       log,
+      // Only an unavailable service tells the client when to come back.
+      ...(httpStatus === 503 && { retryAfterSeconds: 1 }),
     });
   });
 

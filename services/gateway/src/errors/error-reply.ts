@@ -18,7 +18,12 @@ export interface ErrorReply {
   log: 'none' | 'warn' | 'error';
   /** 405: the methods the path does answer (the Allow header). */
   allow?: string[];
+  /** 503: seconds after which to try again (the Retry-After header). */
+  retryAfterSeconds?: number;
 }
+
+/** A service that is away or shedding load is usually back within this: clients wait, then retry. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 
 /** The one table from error classes to HTTP statuses. */
 export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
@@ -56,6 +61,7 @@ export function errorReplyFor(error: unknown, request: { method: string; path: s
     if (httpStatus === 500) return reply(500, INTERNAL_ERROR_MESSAGE, 'error');
     const answer = reply(httpStatus, error.message, httpStatus === 503 ? 'warn' : 'none');
     if (error instanceof RateLimitExceeded) answer.body.retry_after = error.retryAfterSeconds;
+    if (httpStatus === 503) answer.retryAfterSeconds = UNAVAILABLE_RETRY_AFTER_SECONDS;
     return answer;
   }
   if (error instanceof HttpException) {

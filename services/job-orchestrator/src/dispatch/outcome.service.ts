@@ -1,22 +1,17 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { create, toJson } from '@bufbuild/protobuf';
-import { type TaskOutcome, TaskResultSchema, type TaskSucceeded } from '@transmute/contracts';
+import { TaskResultSchema, type TaskOutcome, type TaskSucceeded } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { DownloadTokens } from '@transmute/storage';
 import type { OrchestratorConfig } from '../config';
-import { JobLocks } from '../jobs/job-locks';
-import { JobProgress } from '../jobs/job-progress';
-import { type JobRecord, JobRepository } from '../persistence/job.repository';
-import type { StoredOutput } from '../persistence/task.schema';
-import { TaskDispatcher } from './task-dispatcher';
-
-const RUNNING = ['queued', 'processing'] as const;
+import { type TaskEvent, type TransitionInput, moveTask } from '../state/transitions';
+import type { LiveJob, StoredOutput } from '../store/live-job';
+import { type JobChange, JobDriver } from './job-driver';
 
 /**
- * Applies a worker's report. Idempotent: every transition is conditional,
- * so a report that arrives twice changes nothing the second time; the graph
- * walk that follows runs every time, so a crash after the write is healed by
- * the redelivery.
+ * Applies a worker's report. Idempotent: the transition table refuses a
+ * report that arrives twice, and the graph walk that follows runs every time,
+ * so a crash after the write is healed by the redelivery.
  */
 @Injectable()
 export class OutcomeService {
@@ -24,65 +19,64 @@ export class OutcomeService {
   private readonly downloadTokens: DownloadTokens;
 
   constructor(
-    private readonly repository: JobRepository,
-    private readonly dispatcher: TaskDispatcher,
-    private readonly progress: JobProgress,
-    private readonly locks: JobLocks,
+    private readonly driver: JobDriver,
     @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
   ) {
     this.downloadTokens = new DownloadTokens(config.downloadTokenKey);
   }
 
-  apply(outcome: TaskOutcome): Promise<void> {
-    return this.locks.run(outcome.jobId, () => this.applyNow(outcome));
-  }
-
-  private async applyNow(outcome: TaskOutcome): Promise<void> {
-    const { jobId, taskName } = outcome;
-    if (outcome.outcome.case === 'progress') {
-      // Only a running task shows progress, and only on the attempt that reports it; no graph walk follows.
-      await this.repository.transitionTask(jobId, taskName, ['processing'], { $set: { progress: outcome.outcome.value.percent } }, { attempt: outcome.attempt });
+  async apply(outcome: TaskOutcome): Promise<void> {
+    const change = this.changeFor(outcome);
+    if (!change) {
+      this.logger.warn({ jobId: outcome.jobId, taskName: outcome.taskName }, 'outcome without a case ignored');
       return;
     }
-    const job = await this.repository.findJob(jobId);
-    if (!job) return;
-    const now = new Date();
-    switch (outcome.outcome.case) {
-      case 'started':
-        await this.repository.transitionTask(jobId, taskName, ['queued'], {
-          $set: { status: 'processing', updatedAt: now, deadlineAt: new Date(now.getTime() + this.config.processingDeadlineMs) },
-        });
-        break;
-      case 'succeeded':
-        await this.succeed(job, taskName, outcome.outcome.value, now);
-        break;
-      case 'failed': {
-        const message = outcome.outcome.value.error?.message || 'unknown error';
-        await this.repository.transitionTask(jobId, taskName, RUNNING, {
-          $set: { status: 'failed', updatedAt: now, deadlineAt: null, result: { error: message } },
-        });
-        break;
-      }
-      default:
-        this.logger.warn({ jobId, taskName }, 'outcome without a case ignored');
-        return;
-    }
-    await this.progress.refresh(jobId, await this.dispatcher.dispatchReady(job));
+    await this.driver.step(outcome.jobId, change);
   }
 
-  private async succeed(job: JobRecord, taskName: string, succeeded: TaskSucceeded, now: Date): Promise<void> {
-    const operation = (await this.repository.findTask(job._id, taskName))?.operation;
-    if (!operation) return;
+  /** Fails a task whose outcome could not be recorded (a dead letter), if it is still running. */
+  async failTask(jobId: string, name: string, error: string): Promise<void> {
+    await this.driver.step(jobId, this.taskChange(name, 'fail', () => ({ error })));
+  }
+
+  private changeFor(outcome: TaskOutcome): JobChange | null {
+    const { taskName } = outcome;
+    switch (outcome.outcome.case) {
+      case 'progress': {
+        // Only the attempt that reports it shows progress.
+        const progress = outcome.outcome.value.percent;
+        return this.taskChange(taskName, 'progress', () => ({ progress, attempt: outcome.attempt, deadlineMs: this.config.processingDeadlineMs }));
+      }
+      case 'started':
+        return this.taskChange(taskName, 'start', () => ({ deadlineMs: this.config.processingDeadlineMs }));
+      case 'succeeded': {
+        const succeeded = outcome.outcome.value;
+        return this.taskChange(taskName, 'succeed', (job) => this.success(job, taskName, succeeded));
+      }
+      case 'failed': {
+        const error = outcome.outcome.value.error?.message || 'unknown error';
+        return this.taskChange(taskName, 'fail', () => ({ error }));
+      }
+      default:
+        return null;
+    }
+  }
+
+  private taskChange(name: string, event: TaskEvent, details: (job: LiveJob) => Omit<TransitionInput, 'now'>): JobChange {
+    return (job, now) => {
+      const task = job.tasks[name];
+      const moved = task && moveTask(task, event, { now, ...details(job) });
+      return moved ? { ...job, tasks: { ...job.tasks, [name]: moved } } : null;
+    };
+  }
+
+  private success(job: LiveJob, name: string, succeeded: TaskSucceeded): Omit<TransitionInput, 'now'> {
     const file = succeeded.file;
     // Workers name the files they produce; the task name only stands in for a nameless one.
-    const output: StoredOutput | null = file
-      ? { key: file.key, filename: file.filename || taskName, size: Number(file.size), format: file.format }
-      : null;
+    const output: StoredOutput | null = file ? { key: file.key, filename: file.filename || name, size: Number(file.size), format: file.format } : null;
     const result = create(TaskResultSchema, succeeded.result ?? {});
-    if (operation === 'convert' && output) result.downloadUrl = this.downloadUrl(output, job.accountId);
-    await this.repository.transitionTask(job._id, taskName, RUNNING, {
-      $set: { status: 'finished', updatedAt: now, deadlineAt: null, output, result: toJson(TaskResultSchema, result) },
-    });
+    if (job.tasks[name]?.operation === 'convert' && output) result.downloadUrl = this.downloadUrl(output, job.accountId);
+    return { output, result: toJson(TaskResultSchema, result) as Record<string, unknown> };
   }
 
   private downloadUrl(output: StoredOutput, accountId: string): string {

@@ -3,7 +3,7 @@ import { create } from '@bufbuild/protobuf';
 import { ChargeUsageReplySchema, ChargeUsageRequestSchema, ErrorCode, ServiceFailure, Subjects } from '@transmute/contracts';
 import { RpcClient } from '@transmute/messaging';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
-import type { TaskRecord } from '../persistence/job.repository';
+import type { LiveTask } from '../store/live-job';
 
 /**
  * Meters quota for a convert about to run: the size of its input (the source
@@ -19,7 +19,7 @@ export class UsageCharges {
   ) {}
 
   /** null when charged; otherwise why the task may not run (e.g. which allowance is used up). */
-  async chargeConvert(accountId: string, task: Pick<TaskRecord, 'jobId' | 'name'>, inputs: readonly Pick<TaskRecord, 'output'>[]): Promise<string | null> {
+  async chargeConvert(accountId: string, task: { jobId: string; name: string }, inputs: readonly Pick<LiveTask, 'output'>[]): Promise<string | null> {
     if (!this.config.usageMetering) return null;
     const bytes = inputs.reduce((sum, input) => sum + (input.output?.size ?? 0), 0);
     const reply = await this.rpc.call(

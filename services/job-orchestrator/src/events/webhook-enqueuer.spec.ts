@@ -1,7 +1,7 @@
-import type { TaskRecord } from '../persistence/job.repository';
+import type { LiveTask } from '../store/live-job';
 import { webhookDeliveryId, webhookTargets } from './webhook-enqueuer';
 
-const task = (name: string, operation: string, url?: string) => ({ name, operation, spec: url === undefined ? null : { operation, url } }) as unknown as TaskRecord;
+const task = (name: string, operation: string, url?: string) => ({ name, operation, spec: url === undefined ? null : { operation, url } }) as unknown as LiveTask;
 
 describe('webhookTargets', () => {
   it.each([
@@ -15,11 +15,11 @@ describe('webhookTargets', () => {
       task('b', 'export/webhook', 'https://b.example/'),
       task('c', 'export/url', 'https://not-a-target.example/'),
     ];
-    expect(webhookTargets({ taskOrder: order, webhookUrl }, tasks)).toEqual(expected);
+    expect(webhookTargets({ taskOrder: order, webhookUrl, tasks: Object.fromEntries(tasks.map((t) => [t.name, t])) })).toEqual(expected);
   });
 
   it('ignores a webhook task whose spec was already erased', () => {
-    expect(webhookTargets({ taskOrder: ['a'], webhookUrl: '' }, [task('a', 'export/webhook')])).toEqual([]);
+    expect(webhookTargets({ taskOrder: ['a'], webhookUrl: '', tasks: { a: task('a', 'export/webhook') } })).toEqual([]);
   });
 });
 

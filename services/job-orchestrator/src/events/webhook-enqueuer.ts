@@ -4,7 +4,7 @@ import { create } from '@bufbuild/protobuf';
 import { timestampNow } from '@bufbuild/protobuf/wkt';
 import { type Job, Streams, Subjects, WebhookDeliverySchema } from '@transmute/contracts';
 import { JetStreamSetup, WorkPublisher } from '@transmute/messaging';
-import type { JobRecord, TaskRecord } from '../persistence/job.repository';
+import { type LiveJob, orderedTasks } from '../store/live-job';
 
 /** The job is already terminal in the store, so nothing else would publish these again: insist a little. */
 const PUBLISH_RETRY = { attempts: 5, delayMs: 500 };
@@ -14,12 +14,10 @@ const PUBLISH_RETRY = { attempts: 5, delayMs: 500 };
  * the client's order, then the job-level `webhook_url`. A URL named twice gets
  * one delivery.
  */
-export function webhookTargets(job: Pick<JobRecord, 'webhookUrl' | 'taskOrder'>, tasks: readonly TaskRecord[]): string[] {
-  const byName = new Map(tasks.map((task) => [task.name, task]));
+export function webhookTargets(job: Pick<LiveJob, 'webhookUrl' | 'taskOrder' | 'tasks'>): string[] {
   const urls: string[] = [];
-  for (const name of job.taskOrder) {
-    const task = byName.get(name);
-    const url = task?.operation === 'export/webhook' ? task.spec?.['url'] : undefined;
+  for (const task of orderedTasks(job)) {
+    const url = task.operation === 'export/webhook' ? task.spec?.['url'] : undefined;
     if (typeof url === 'string' && url !== '') urls.push(url);
   }
   if (job.webhookUrl) urls.push(job.webhookUrl);

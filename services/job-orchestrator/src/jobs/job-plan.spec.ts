@@ -72,11 +72,6 @@ describe('planJob', () => {
       'convert task b must name exactly one input task',
     ],
     ['unknown input', { b: { operation: 'convert', input: ['nope'], outputFormat: 'jpg' } }, 'task b: input "nope" is not a task of this job'],
-    [
-      'uninferable input format',
-      { a: { operation: 'import/upload' }, b: { operation: 'convert', input: ['a'], outputFormat: 'jpg' } },
-      'convert task b: input_format was not given and cannot be inferred from task a',
-    ],
     ['missing output format', { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'convert', input: ['a'] } }, 'output_format is required'],
     ['import/url without url', { a: { operation: 'import/url' }, b: { operation: 'convert', input: ['a'], outputFormat: 'jpg' } }, 'import/url task a: url is required'],
   ])('rejects %s', (_name, tasks, message) => {
@@ -116,9 +111,15 @@ describe('planJob', () => {
   it.each([
     ['without output_format', { importId: 'a'.repeat(32), inputFormat: 'png' }, 'import_id needs a top-level output_format'],
     ['with tasks as well', { importId: 'a'.repeat(32), outputFormat: 'jpg', taskOrder: ['x'], tasks: { x: create(TaskSpecSchema, { operation: 'import/upload' }) } }, 'leave tasks out'],
-    ['whose format cannot be known', { importId: 'a'.repeat(32), outputFormat: 'jpg' }, 'cannot be inferred'],
   ])('rejects an import_id job %s', (_name, fields, message) => {
     expect(() => planJob(create(CreateJobRequestSchema, fields), 5)).toThrow(message);
+  });
+
+  it('leaves a convert whose input has no name to be routed once the importer recognises the bytes', () => {
+    const plan = planJob(request({ a: { operation: 'import/upload' }, b: { operation: 'convert', input: ['a'], outputFormat: 'JPG' }, c: { operation: 'convert', input: ['b'], outputFormat: 'webp' } }), 5);
+    expect(plan.tasks.find((task) => task.name === 'b')).toMatchObject({ inputFormat: '', outputFormat: 'jpg' });
+    // The next link of the chain reads what the first writes, so it is routed at creation as usual.
+    expect(plan.conversions).toEqual([{ task: 'c', inputFormat: 'jpg', outputFormat: 'webp' }]);
   });
 
   it('rejects a tag longer than 255 characters', () => {

@@ -189,13 +189,12 @@ function resolveFormats(names: string[], specs: Map<string, TaskSpec>, dependsOn
       // A chained convert always reads what its upstream convert wrote.
       inputFormat = specs.get(upstream)?.operation === 'convert' ? upstreamFormat : normaliseFormat(spec.inputFormat) || upstreamFormat;
       outputFormat = normaliseFormat(spec.outputFormat);
-      if (!inputFormat) {
-        throw invalid(`convert task ${name}: input_format was not given and cannot be inferred from task ${upstream} (give input_format, or a filename or URL with an extension)`);
+      if (!isValidFormat(outputFormat)) throw invalid(`convert task ${name}: output_format ${JSON.stringify(outputFormat)} is not a format name (1 to 16 letters or digits)`);
+      // Neither a name nor input_format tells: the importer recognises the bytes, and the convert is routed when they arrive.
+      if (inputFormat) {
+        if (!isValidFormat(inputFormat)) throw invalid(`convert task ${name}: input_format ${JSON.stringify(inputFormat)} is not a format name (1 to 16 letters or digits)`);
+        conversions.push({ task: name, inputFormat, outputFormat });
       }
-      for (const [field, value] of [['input_format', inputFormat], ['output_format', outputFormat]] as const) {
-        if (!isValidFormat(value)) throw invalid(`convert task ${name}: ${field} ${JSON.stringify(value)} is not a format name (1 to 16 letters or digits)`);
-      }
-      conversions.push({ task: name, inputFormat, outputFormat });
     }
     formatOf.set(name, outputFormat);
     planned.set(name, { name, operation: spec.operation, dependsOn: dependsOn.get(name) ?? [], spec, inputFormat, outputFormat });

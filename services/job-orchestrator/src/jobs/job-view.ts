@@ -1,16 +1,15 @@
 import { create, fromJson, type JsonValue } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { type Job, JobSchema, TaskResultSchema, TaskSchema } from '@transmute/contracts';
-import type { JobRecord, TaskRecord } from '../persistence/job.repository';
+import { type LiveJob, orderedTasks } from '../store/live-job';
 
-const stamp = (date: Date | null | undefined) => (date ? timestampFromDate(new Date(date)) : undefined);
+const stamp = (epochMs: number | null | undefined) => (epochMs ? timestampFromDate(new Date(epochMs)) : undefined);
 
 /** The job as callers see it: public fields only, tasks in the client's order. */
-export function toJobMessage(job: JobRecord, tasks: TaskRecord[]): Job {
-  const byName = new Map(tasks.map((task) => [task.name, task]));
-  const ordered = job.taskOrder.map((name) => byName.get(name)).filter((task): task is TaskRecord => task !== undefined);
+export function toJobMessage(job: LiveJob): Job {
+  const ordered = orderedTasks(job);
   return create(JobSchema, {
-    id: job._id,
+    id: job.id,
     tag: job.tag,
     status: job.status,
     accountId: job.accountId,

@@ -21,13 +21,17 @@ import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { STORAGE, type Storage, storageKey } from '@transmute/storage';
 import { CatalogueClient } from '../catalogue/catalogue.client';
 import type { OrchestratorConfig } from '../config';
-import { TaskDispatcher } from '../dispatch/task-dispatcher';
-import { type JobRecord, JobRepository, type TaskRecord } from '../persistence/job.repository';
-import { taskId } from '../persistence/task.schema';
+import { JobDriver } from '../dispatch/job-driver';
+import { JobEventLog } from '../events/job-event-log';
+import { moveJob } from '../state/transitions';
+import type { LiveJob, LiveTask } from '../store/live-job';
+import { JobStore } from '../store/job-store';
 import { IMPORT_JOB_TASKS, type JobPlan, type PlannedTask, planJob } from './job-plan';
-import { JobLocks } from './job-locks';
-import { JobProgress } from './job-progress';
 import { toJobMessage } from './job-view';
+
+/** Listing an account's jobs: the default and the most. */
+const DEFAULT_LIST_LIMIT = 50;
+const MAX_LIST_LIMIT = 200;
 
 const UPLOAD_CONTENT_TYPE = 'application/octet-stream';
 
@@ -42,11 +46,10 @@ export class JobsService {
   private readonly credentialKey: Buffer;
 
   constructor(
-    private readonly repository: JobRepository,
+    private readonly store: JobStore,
     private readonly catalogue: CatalogueClient,
-    private readonly dispatcher: TaskDispatcher,
-    private readonly progress: JobProgress,
-    private readonly locks: JobLocks,
+    private readonly driver: JobDriver,
+    private readonly events: JobEventLog,
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
   ) {
@@ -59,42 +62,49 @@ export class JobsService {
     // Sandbox: checked exactly like a real job, then nothing is stored.
     if (request.validateOnly) return validatedJob(plan);
     const jobId = randomBytes(16).toString('hex');
-    const now = new Date();
-    const tasks: TaskRecord[] = [];
+    const now = Date.now();
+    const tasks: Record<string, LiveTask> = {};
     for (const planned of plan.tasks) {
       // A job built around an import reads the import's bytes where the gateway put them.
       const importKey = request.importId && planned.name === IMPORT_JOB_TASKS.import ? request.importKey : '';
-      tasks.push(await this.taskRecord(jobId, planned, families.get(planned.name) ?? '', now, importKey));
+      tasks[planned.name] = await this.liveTask(jobId, planned, families.get(planned.name) ?? '', now, importKey);
     }
-    await this.repository.insert(
-      {
-        _id: jobId,
-        accountId: request.accountId,
-        tag: request.tag,
-        status: 'waiting_upload',
-        webhookUrl: request.webhookUrl,
-        error: '',
-        taskOrder: plan.tasks.map((task) => task.name),
-        createdAt: now,
-        updatedAt: now,
-        startedAt: null,
-        endedAt: null,
-      },
+    const job: LiveJob = {
+      id: jobId,
+      accountId: request.accountId,
+      tag: request.tag,
+      status: 'waiting_upload',
+      webhookUrl: request.webhookUrl,
+      error: '',
+      taskOrder: plan.tasks.map((task) => task.name),
       tasks,
-    );
-    this.logger.log({ jobId, accountId: request.accountId, tasks: tasks.length }, 'job created');
+      createdAt: now,
+      updatedAt: now,
+      startedAt: null,
+      endedAt: null,
+    };
+    await this.store.create(job);
+    this.logger.log({ jobId, accountId: request.accountId, tasks: plan.tasks.length }, 'job created');
     // The event log starts with the job's first status, so every stream event has an id to resume from.
-    return (await this.progress.announce(jobId)) ?? this.get(jobId, request.accountId);
+    const message = toJobMessage(job);
+    await this.events.append(message);
+    return message;
   }
 
   async get(jobId: string, accountId: string): Promise<Job> {
-    const job = await this.ownedJob(jobId, accountId);
-    return toJobMessage(job, await this.repository.findTasks(job));
+    return toJobMessage(await this.ownedJob(jobId, accountId));
   }
 
-  private async ownedJob(jobId: string, accountId: string): Promise<JobRecord> {
-    const job = await this.repository.findJob(jobId);
-    // Another account's job is as absent as a job that never was.
+  /** The account's jobs within the retention period, newest first. */
+  async list(accountId: string, limit: number): Promise<Job[]> {
+    if (!accountId) throw ServiceFailure.validation('listing jobs needs an account');
+    const jobs = await this.store.listForAccount(accountId, Math.min(limit || DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT));
+    return jobs.map(toJobMessage);
+  }
+
+  private async ownedJob(jobId: string, accountId: string): Promise<LiveJob> {
+    const job = await this.store.get(jobId);
+    // Another account's job is as absent as a job that never was, and so is one past the retention period.
     if (!job || (accountId && job.accountId !== accountId)) throw ServiceFailure.notFound(`no job ${jobId}`);
     return job;
   }
@@ -103,18 +113,13 @@ export class JobsService {
    * Starts the job. Refused with 409, changing nothing, when the job is past
    * waiting_upload or an import/upload task's bytes have not arrived.
    */
-  completeUpload(jobId: string, accountId: string): Promise<Job> {
-    return this.locks.run(jobId, () => this.start(jobId, accountId));
-  }
-
-  private async start(jobId: string, accountId: string): Promise<Job> {
+  async completeUpload(jobId: string, accountId: string): Promise<Job> {
     const job = await this.ownedJob(jobId, accountId);
-    const tasks = await this.repository.findTasks(job);
     if (job.status !== 'waiting_upload') {
       throw new ServiceFailure(ErrorCode.CONFLICT, `job ${jobId} has already been started (status ${job.status}); complete-upload is called once`);
     }
     const missing: string[] = [];
-    for (const task of tasks.filter((candidate) => candidate.operation === 'import/upload')) {
+    for (const task of Object.values(job.tasks).filter((candidate) => candidate.operation === 'import/upload')) {
       if (!(await this.storage.stat(task.uploadKey))) missing.push(task.name);
     }
     if (missing.length > 0) {
@@ -123,14 +128,11 @@ export class JobsService {
         `still waiting for the file of task${missing.length > 1 ? 's' : ''} ${missing.join(', ')}; send each to its upload form URL first`,
       );
     }
-    const now = new Date();
-    const started = await this.repository.transitionJob(jobId, 'waiting_upload', {
-      $set: { status: 'queued', startedAt: now, updatedAt: now },
-    });
-    if (!started) return this.get(jobId, accountId);
-    await this.progress.refresh(jobId, await this.dispatcher.dispatchReady(started));
-    // Ownership was checked above: the announced job is the answer.
-    return (await this.progress.announce(jobId)) ?? this.get(jobId, accountId);
+    // In the reconciler's set before it starts, so a crash right after the start is still looked after.
+    await this.store.markActive(jobId);
+    const started = await this.driver.step(jobId, (current, now) => moveJob(current, 'start', { now }));
+    if (!started) throw ServiceFailure.notFound(`no job ${jobId}`);
+    return toJobMessage(started);
   }
 
   private async routeConversions(plan: JobPlan): Promise<Map<string, string>> {
@@ -148,7 +150,7 @@ export class JobsService {
     return families;
   }
 
-  private async taskRecord(jobId: string, planned: PlannedTask, family: string, now: Date, importKey: string): Promise<TaskRecord> {
+  private async liveTask(jobId: string, planned: PlannedTask, family: string, now: number, importKey: string): Promise<LiveTask> {
     let uploadKey = importKey;
     let result: Record<string, unknown> | null = null;
     if (planned.operation === 'import/upload' && !importKey) {
@@ -167,8 +169,6 @@ export class JobsService {
       result = toJson(TaskResultSchema, create(TaskResultSchema, { form })) as Record<string, unknown>;
     }
     return {
-      _id: taskId(jobId, planned.name),
-      jobId,
       name: planned.name,
       operation: planned.operation,
       status: initialStatus(planned.operation),
@@ -179,6 +179,8 @@ export class JobsService {
       family,
       uploadKey,
       attempt: 0,
+      progress: null,
+      publishedAt: null,
       deadlineAt: null,
       output: null,
       result,

@@ -1,5 +1,4 @@
-import type { JobStatus, TaskStatus } from '@transmute/contracts';
-import { isExportOperation } from '@transmute/contracts';
+import { type JobStatus, TERMINAL_TASK_STATUSES, type TaskStatus, WAITING_TASK_STATUSES, isExportOperation } from '@transmute/contracts';
 
 export interface TaskState {
   name: string;
@@ -13,8 +12,6 @@ export interface DerivedStatus {
   error: string;
 }
 
-const WAITING: readonly TaskStatus[] = ['waiting_upload', 'waiting', 'waiting_input'];
-const DONE: readonly TaskStatus[] = ['finished', 'failed', 'cancelled'];
 
 /**
  * A job's status follows from its tasks, in this order of precedence:
@@ -25,7 +22,7 @@ const DONE: readonly TaskStatus[] = ['finished', 'failed', 'cancelled'];
 export function deriveJobStatus(tasks: readonly TaskState[], started: boolean): DerivedStatus {
   const failed = tasks.find((task) => task.status === 'failed' && !isExportOperation(task.operation));
   if (failed) return { status: 'failed', error: `task ${failed.name} failed: ${failed.error || 'unknown error'}` };
-  if (tasks.every((task) => DONE.includes(task.status))) return { status: 'finished', error: '' };
+  if (tasks.every((task) => TERMINAL_TASK_STATUSES.includes(task.status))) return { status: 'finished', error: '' };
   if (tasks.some((task) => task.operation === 'convert' && task.status === 'processing')) return { status: 'converting', error: '' };
   if (tasks.some((task) => task.status === 'processing')) return { status: 'processing', error: '' };
   if (!started) return { status: 'waiting_upload', error: '' };
@@ -35,5 +32,5 @@ export function deriveJobStatus(tasks: readonly TaskState[], started: boolean): 
 }
 
 export function isWaiting(status: TaskStatus): boolean {
-  return WAITING.includes(status);
+  return WAITING_TASK_STATUSES.includes(status);
 }

@@ -1,0 +1,99 @@
+import type { TaskStatus } from '@transmute/contracts';
+import type { LiveJob, LiveTask } from '../store/live-job';
+import { type Preparation, readyConverts, walk } from './job-walk';
+
+const NOW = 1_700_000_000_000;
+
+function task(name: string, operation: string, status: TaskStatus, dependsOn: string[] = [], family = 'image'): LiveTask {
+  return {
+    name,
+    operation,
+    status,
+    dependsOn,
+    spec: null,
+    inputFormat: 'png',
+    outputFormat: 'jpg',
+    family,
+    uploadKey: '',
+    attempt: 0,
+    progress: null,
+    publishedAt: null,
+    deadlineAt: null,
+    output: status === 'finished' ? { key: `k/${name}`, filename: `${name}.png`, size: 10, format: 'png' } : null,
+    result: null,
+    createdAt: 0,
+    updatedAt: 0,
+  };
+}
+
+function job(status: LiveJob['status'], tasks: LiveTask[]): LiveJob {
+  return {
+    id: 'a'.repeat(32),
+    accountId: 'acc',
+    tag: '',
+    status,
+    webhookUrl: '',
+    error: '',
+    taskOrder: tasks.map((t) => t.name),
+    tasks: Object.fromEntries(tasks.map((t) => [t.name, t])),
+    createdAt: 0,
+    updatedAt: 0,
+    startedAt: status === 'waiting_upload' ? null : 1,
+    endedAt: null,
+  };
+}
+
+const settings = (preparations: Record<string, Preparation> = {}) => ({ now: NOW, claimDeadlineMs: 10_000, preparations: new Map(Object.entries(preparations)) });
+
+describe('walk', () => {
+  it('claims the imports of a started job and leaves the rest waiting', () => {
+    const walked = walk(job('queued', [task('in', 'import/upload', 'waiting_upload'), task('c', 'convert', 'waiting_input', ['in'])]), settings());
+    expect(walked.claimed).toEqual(['in']);
+    expect(walked.job.tasks['in']).toMatchObject({ status: 'queued', attempt: 1, deadlineAt: NOW + 10_000 });
+    expect(walked.job.tasks['c']?.status).toBe('waiting_input');
+    expect(walked.changed).toBe(true);
+  });
+
+  it('does nothing before complete-upload', () => {
+    const walked = walk(job('waiting_upload', [task('in', 'import/upload', 'waiting_upload'), task('c', 'convert', 'waiting_input', ['in'])]), settings());
+    expect(walked).toMatchObject({ claimed: [], changed: false, statusChanged: false });
+  });
+
+  it('holds a ready convert until it is prepared, then dispatches it with what the preparation learnt', () => {
+    const ready = job('processing', [task('in', 'import/upload', 'finished'), task('c', 'convert', 'waiting_input', ['in'], '')]);
+    expect(readyConverts(ready).map((t) => t.name)).toEqual(['c']);
+    const unprepared = walk(ready, settings());
+    expect(unprepared).toMatchObject({ claimed: [], unprepared: ['c'], changed: false });
+    const prepared = walk(ready, settings({ c: { family: 'image', inputFormat: 'png' } }));
+    expect(prepared.claimed).toEqual(['c']);
+    expect(prepared.job.tasks['c']).toMatchObject({ status: 'queued', family: 'image', inputFormat: 'png' });
+    expect(prepared.job.status).toBe('queued');
+  });
+
+  it('a refused convert fails, and with it the job, cancelling what never ran', () => {
+    const walked = walk(
+      job('processing', [task('in', 'import/upload', 'finished'), task('c', 'convert', 'waiting_input', ['in']), task('e', 'export/url', 'waiting_input', ['c'])]),
+      settings({ c: { refusal: 'quota: monthly allowance used' } }),
+    );
+    expect(walked).toMatchObject({ ended: true, statusChanged: true, claimed: [] });
+    expect(walked.job).toMatchObject({ status: 'failed', error: 'task c failed: quota: monthly allowance used', finalized: false, endedAt: NOW });
+    expect(walked.job.tasks['e']?.status).toBe('cancelled');
+  });
+
+  it('settles an export/webhook without dispatching it, and ends the job when all is done', () => {
+    const walked = walk(
+      job('converting', [task('in', 'import/url', 'finished'), task('c', 'convert', 'finished', ['in']), task('w', 'export/webhook', 'waiting_input', ['c'])]),
+      settings(),
+    );
+    expect(walked.claimed).toEqual([]);
+    expect(walked.job.tasks['w']?.status).toBe('finished');
+    expect(walked).toMatchObject({ ended: true, job: { status: 'finished' } });
+  });
+
+  it('moves the job to converting while a convert runs, and changes nothing when it is there already', () => {
+    const running = job('processing', [task('in', 'import/url', 'finished'), task('c', 'convert', 'processing', ['in'])]);
+    const walked = walk(running, settings());
+    expect(walked).toMatchObject({ statusChanged: true, ended: false, job: { status: 'converting' } });
+    expect(walk(walked.job, settings())).toMatchObject({ changed: false, statusChanged: false });
+  });
+});

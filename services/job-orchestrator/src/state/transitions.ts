@@ -1,0 +1,120 @@
+import {
+  type JobStatus,
+  RUNNING_JOB_STATUSES,
+  RUNNING_TASK_STATUSES,
+  TERMINAL_JOB_STATUSES,
+  type TaskStatus,
+  WAITING_TASK_STATUSES,
+} from '@transmute/contracts';
+import type { LiveJob, LiveTask, StoredOutput } from '../store/live-job';
+
+/** What an event may carry into the fields it sets. */
+export interface TransitionInput {
+  now: number;
+  /** The attempt the caller saw: the move is refused when the task has been dispatched again since. */
+  attempt?: number;
+  deadlineMs?: number;
+  output?: StoredOutput | null;
+  result?: Record<string, unknown> | null;
+  error?: string;
+  progress?: number;
+}
+
+interface Transition<S extends string, R> {
+  from: readonly S[];
+  /** The states the move may lead to; the first is taken unless the caller names one of them. */
+  to: readonly S[];
+  set: (record: R, input: TransitionInput) => Partial<R>;
+}
+
+const failure = (input: TransitionInput) => ({ error: input.error || 'unknown error' });
+const idle: readonly TaskStatus[] = [...WAITING_TASK_STATUSES, 'queued'];
+
+/**
+ * Every move a task can make: event -> allowed from-states -> to-state ->
+ * fields set. Nothing else writes a task's status.
+ */
+export const TASK_TRANSITIONS = {
+  /** Handed to a worker pool: a new attempt with a deadline to start. */
+  dispatch: {
+    from: WAITING_TASK_STATUSES,
+    to: ['queued'],
+    set: (task, input) => ({ attempt: task.attempt + 1, deadlineAt: input.now + (input.deadlineMs ?? 0), publishedAt: null, progress: null }),
+  },
+  /** Its work message is in the stream: from now on it waits for a worker, up to the dispatch deadline. */
+  confirm: { from: ['queued'], to: ['queued'], set: (_task, input) => ({ publishedAt: input.now, deadlineAt: input.now + (input.deadlineMs ?? 0) }) },
+  /** Missed its deadline: handed out again (reconciler). */
+  redispatch: {
+    from: RUNNING_TASK_STATUSES,
+    to: ['queued'],
+    set: (task, input) => ({ attempt: task.attempt + 1, deadlineAt: input.now + (input.deadlineMs ?? 0), publishedAt: null, progress: null }),
+  },
+  start: { from: ['queued'], to: ['processing'], set: (_task, input) => ({ deadlineAt: input.now + (input.deadlineMs ?? 0) }) },
+  /** A progress report shows the task running (it may overtake its `started`) and pushes its deadline on. */
+  progress: {
+    from: RUNNING_TASK_STATUSES,
+    to: ['processing'],
+    set: (_task, input) => ({ progress: input.progress ?? null, deadlineAt: input.now + (input.deadlineMs ?? 0) }),
+  },
+  succeed: {
+    from: RUNNING_TASK_STATUSES,
+    to: ['finished'],
+    set: (_task, input) => ({ deadlineAt: null, output: input.output ?? null, result: input.result ?? null }),
+  },
+  fail: { from: RUNNING_TASK_STATUSES, to: ['failed'], set: (_task, input) => ({ deadlineAt: null, result: failure(input) }) },
+  /** The account's allowance refused the run (a first dispatch or a later one). */
+  refuse: { from: [...WAITING_TASK_STATUSES, ...RUNNING_TASK_STATUSES], to: ['failed'], set: (_task, input) => ({ deadlineAt: null, result: failure(input) }) },
+  /** No worker completed it within the attempts allowed. */
+  abandon: { from: RUNNING_TASK_STATUSES, to: ['failed'], set: (_task, input) => ({ deadlineAt: null, result: failure(input) }) },
+  /** export/webhook: nothing runs now; the dispatcher notifies the target once the job ends. */
+  settle: { from: ['waiting_input'], to: ['finished'], set: () => ({}) },
+  /** The job ended before the task ran. */
+  cancel: { from: idle, to: ['cancelled'], set: () => ({ deadlineAt: null }) },
+} as const satisfies Record<string, Transition<TaskStatus, LiveTask>>;
+
+/** Every move a job can make. Its status otherwise follows its tasks (see deriveJobStatus). */
+export const JOB_TRANSITIONS = {
+  /** complete-upload. */
+  start: { from: ['waiting_upload'], to: ['queued'], set: (_job, input) => ({ startedAt: input.now }) },
+  /** Its tasks moved on. */
+  advance: { from: RUNNING_JOB_STATUSES, to: RUNNING_JOB_STATUSES, set: () => ({ error: '' }) },
+  /** The end: what follows it (events, webhooks, history) is owed until finalize. */
+  end: {
+    from: RUNNING_JOB_STATUSES,
+    to: TERMINAL_JOB_STATUSES,
+    set: (_job, input) => ({ endedAt: input.now, finalized: false, error: input.error ?? '' }),
+  },
+  /** What follows the end is done; the credentials in the specs are erased. */
+  finalize: { from: TERMINAL_JOB_STATUSES, to: TERMINAL_JOB_STATUSES, set: () => ({ finalized: true }) },
+} as const satisfies Record<string, Transition<JobStatus, LiveJob>>;
+
+export type TaskEvent = keyof typeof TASK_TRANSITIONS;
+export type JobEvent = keyof typeof JOB_TRANSITIONS;
+
+function move<S extends string, R extends { status: S; updatedAt: number }>(
+  record: R,
+  transition: Transition<S, R>,
+  input: TransitionInput,
+  to: S | undefined,
+): R | null {
+  if (!transition.from.includes(record.status)) return null;
+  const target = to ?? transition.to[0]!;
+  if (!transition.to.includes(target)) return null;
+  return { ...record, ...transition.set(record, input), status: target, updatedAt: input.now };
+}
+
+/** The task after `event`, or null when the table refuses the move (wrong state, or a stale attempt). */
+export function moveTask(task: LiveTask, event: TaskEvent, input: TransitionInput): LiveTask | null {
+  if (input.attempt !== undefined && input.attempt !== task.attempt) return null;
+  return move<TaskStatus, LiveTask>(task, TASK_TRANSITIONS[event], input, undefined);
+}
+
+/** The job after `event` (to `to` where the event allows several), or null when the table refuses. */
+export function moveJob(job: LiveJob, event: JobEvent, input: TransitionInput, to?: JobStatus): LiveJob | null {
+  if (event === 'finalize') {
+    // Finalisation closes the end that happened; it never changes it.
+    if (to !== undefined && to !== job.status) return null;
+    to = job.status;
+  }
+  return move<JobStatus, LiveJob>(job, JOB_TRANSITIONS[event], input, to);
+}

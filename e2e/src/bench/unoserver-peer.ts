@@ -60,21 +60,25 @@ export async function startUnoservers(daemons: number, dir: string, sample: stri
     return performance.now() - began;
   };
   // The daemon ignores SIGTERM while its LibreOffice runs: SIGKILL the group when it has not exited after a grace period.
-  const stop = async () => {
-    const signalGroup = (signal: NodeJS.Signals) => {
-      for (const child of children) {
-        if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) continue;
-        try {
-          process.kill(-child.pid, signal);
-        } catch {
-          // Already gone.
-        }
+  const signalGroup = (signal: NodeJS.Signals) => {
+    for (const child of children) {
+      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) continue;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // Already gone.
       }
-    };
+    }
+  };
+  const stop = async () => {
+    process.off('exit', killOnExit);
     signalGroup('SIGTERM');
     for (let waited = 0; waited < 5_000 && children.some((child) => child.exitCode === null && child.signalCode === null); waited += 250) await sleep(250);
     signalGroup('SIGKILL');
   };
+  // The daemons live in their own process groups: an interrupted benchmark must not leave them behind.
+  const killOnExit = () => signalGroup('SIGKILL');
+  process.once('exit', killOnExit);
   try {
     for (const [index, server] of servers.entries()) {
       const deadline = Date.now() + 90_000;

@@ -35,7 +35,7 @@ import { type BenchTarget, openBenchTarget, positiveInteger, positiveIntegerList
 import { runEngineLoop, writeBenchDocx } from './engine-loop-client';
 import { base64Job, type Outcome, type PhaseResult, runEventJob, runPhase, type Summary, summarize, summarizePhase } from './job-phase';
 import { type JobStoreSeeder, openJobStoreSeeder } from './store-seeder';
-import { portOf, snapshot, type StoreServer, usageLines } from './store-usage';
+import { cpuShares, portOf, snapshot, type StoreServer, usageLines } from './store-usage';
 import { ensureUnoserver, startUnoservers } from './unoserver-peer';
 
 const USAGE = `usage: node e2e/dist/bench/throughput.js [--start] [--jobs N (200)] [--concurrency LIST (1,8,16,32)]
@@ -119,6 +119,8 @@ function machineLine(): string {
 
 interface Store {
   servers: StoreServer[];
+  /** The platform's service processes (with --start), to say where CPU went in each phase. */
+  services: StoreServer[];
   seeder: JobStoreSeeder | undefined;
 }
 
@@ -129,14 +131,16 @@ async function openStore(target: BenchTarget, options: Options): Promise<Store> 
   if (natsUrl) servers.push({ label: 'nats-server', port: portOf(natsUrl) });
   if (mongoUri) servers.push({ label: 'ferretdb', port: portOf(mongoUri) });
   const seeder = natsUrl || mongoUri ? await openJobStoreSeeder(natsUrl, mongoUri) : undefined;
-  return { servers, seeder };
+  const services = (target.started?.platform.services ?? []).map((service) => ({ label: service.name, pid: () => service.pid }));
+  return { servers, services, seeder };
 }
 
 /** Runs one platform phase and prints the store servers' usage around it. */
 async function platformPhase(store: Store, name: string, jobs: number, concurrency: number, maxMs: number, job: (index: number) => Promise<Outcome>): Promise<PhaseResult> {
-  const before = await snapshot(store.servers);
+  const [before, servicesBefore] = [await snapshot(store.servers), await snapshot(store.services)];
   const phase = await runPhase(name, jobs, concurrency, maxMs, job);
   for (const line of usageLines(before, await snapshot(store.servers))) log(`    store: ${line}`);
+  if (store.services.length > 0) log(`    services' CPU s / run-queue wait s in the phase: ${cpuShares(servicesBefore, await snapshot(store.services))}`);
   return phase;
 }
 
@@ -180,7 +184,7 @@ async function main(): Promise<number> {
     const sample = await gradientPng(256, 256);
     const pngPath = join(dir, 'bench.png');
     await writeFile(pngPath, sample.bytes);
-    log(`target ${target.client.baseUrl}; store servers: ${store.servers.map((s) => `${s.label}:${s.port}`).join(', ') || 'unknown (pass --nats/--mongo)'}`);
+    log(`target ${target.client.baseUrl}; store servers: ${store.servers.map((s) => ('port' in s ? `${s.label}:${s.port}` : s.label)).join(', ') || 'unknown (pass --nats/--mongo)'}`);
     log(`image converter slots ${slots}, office pool size ${poolSize}; ${options.jobs} jobs per phase, at most ${options.maxPhaseMs / 1000} s each`);
 
     // 1. Small image jobs.

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { parseProcStat, parseVmRss, pidListeningOn, processUsage } from './proc-usage';
+import { parseProcStat, parseSchedstatWait, parseVmRss, pidListeningOn, processUsage } from './proc-usage';
 
 describe('parseProcStat', () => {
   it('reads utime + stime after a comm holding spaces and parentheses', () => {
@@ -15,6 +15,12 @@ describe('parseProcStat', () => {
 describe('parseVmRss', () => {
   it('converts kB to bytes', () => {
     expect(parseVmRss('Name:\tnode\nVmRSS:\t   51200 kB\nThreads:\t7\n')).toBe(51200 * 1024);
+  });
+});
+
+describe('parseSchedstatWait', () => {
+  it('reads the run-queue wait (second field, ns)', () => {
+    expect(parseSchedstatWait('81234567 15266656 42\n')).toBe(15266656);
   });
 });
 
@@ -52,6 +58,7 @@ describe('on this process', () => {
     }
     expect(after.cpuSeconds).toBeGreaterThan(before.cpuSeconds);
     expect(after.rssBytes).toBeGreaterThan(1024 * 1024);
+    expect(after.runQueueSeconds).toBeGreaterThanOrEqual(before.runQueueSeconds);
     expect(after.name).toMatch(/node|jest/);
   });
 });

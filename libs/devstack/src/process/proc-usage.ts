@@ -9,6 +9,11 @@ export interface ProcessUsage {
   cpuSeconds: number;
   /** VmRSS in bytes. */
   rssBytes: number;
+  /**
+   * Seconds its threads spent runnable but waiting for a CPU (schedstat):
+   * what a process loses to others on a busy machine.
+   */
+  runQueueSeconds: number;
 }
 
 /** USER_HZ: the unit of utime/stime in /proc/<pid>/stat; 100 on every Linux architecture Node runs on. */
@@ -38,10 +43,23 @@ export function parseVmRss(status: string): number {
   return Number(match[1]) * 1024;
 }
 
+/** Run-queue wait in nanoseconds: the second field of a /proc/<pid>/task/<tid>/schedstat line. */
+export function parseSchedstatWait(line: string): number {
+  const wait = Number(line.trim().split(/\s+/)[1]);
+  if (!Number.isFinite(wait)) throw new Error(`not a schedstat line: ${line}`);
+  return wait;
+}
+
+async function runQueueSeconds(pid: number): Promise<number> {
+  const threads = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+  const waits = await Promise.all(threads.map((tid) => readFile(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').then(parseSchedstatWait, () => 0)));
+  return waits.reduce((sum, wait) => sum + wait, 0) / 1e9;
+}
+
 export async function processUsage(pid: number): Promise<ProcessUsage> {
-  const [stat, status] = await Promise.all([readFile(`/proc/${pid}/stat`, 'utf8'), readFile(`/proc/${pid}/status`, 'utf8')]);
+  const [stat, status, waiting] = await Promise.all([readFile(`/proc/${pid}/stat`, 'utf8'), readFile(`/proc/${pid}/status`, 'utf8'), runQueueSeconds(pid)]);
   const { name, cpuTicks } = parseProcStat(stat.trim());
-  return { pid, name, cpuSeconds: cpuTicks / CLOCK_TICKS_PER_SECOND, rssBytes: parseVmRss(status) };
+  return { pid, name, cpuSeconds: cpuTicks / CLOCK_TICKS_PER_SECOND, rssBytes: parseVmRss(status), runQueueSeconds: waiting };
 }
 
 /** Inodes of the sockets listening on a TCP port, from /proc/net/tcp and tcp6. */

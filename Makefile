@@ -17,13 +17,16 @@ export GOTOOLCHAIN := local
 
 PNPM := pnpm
 
-.PHONY: help tools install build up test clean
+.PHONY: help tools test-tools install build up lint test clean
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-11s %s\n", $$1, $$2}'
 
-tools: ## Install nats-server and ferretdb into .tools/bin; check node 20, go and pnpm
-	bash libs/devstack/bin/install-tools.sh
+tools: ## Install what the platform needs (nats-server, ferretdb, engines); check node 20, go and pnpm
+	bash libs/devstack/bin/install-tools.sh platform
+
+test-tools: ## Also install what only the tests use (MinIO, fake-gcs-server, helm, kube-score, sshd, schemathesis ...)
+	bash libs/devstack/bin/install-tools.sh test
 
 install: tools ## Install JavaScript dependencies exactly as locked
 	@if [[ -f pnpm-lock.yaml ]]; then $(PNPM) install --frozen-lockfile; else $(PNPM) install; fi
@@ -31,12 +34,19 @@ install: tools ## Install JavaScript dependencies exactly as locked
 build: install ## Generate contracts and compile every package (tsc -b)
 	$(PNPM) build
 
+lint: build ## ESLint (typescript-eslint, the walls between packages) and prettier --check
+	$(PNPM) lint
+
 # Not `pnpm up`: that is pnpm's dependency-update command.
 up: build ## Run NATS, FerretDB and every service locally; prints the URL and a dev API key (Ctrl-C stops)
 	node libs/devstack/dist/cli/up.js
 
-test: build ## Run the unit, integration and e2e tests (jest)
-	$(PNPM) test
+# Checks other than jest that make test runs first, each counted in its closing
+# line; a failed one fails the run.
+TEST_CHECKS := --check 'lint=$(PNPM) lint'
+
+test: build test-tools ## Lint (ESLint, Prettier), then the unit, integration and e2e tests (jest); ends with "N passed, N failed"
+	node libs/devstack/dist/cli/run-tests.js $(TEST_CHECKS)
 
 clean: ## Remove build output (keeps .tools and the local platform state in .transmute)
 	rm -rf libs/*/dist services/*/dist e2e/dist coverage

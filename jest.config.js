@@ -1,5 +1,14 @@
 // One jest run, three projects: unit tests sit beside the code; integration
 // tests start real NATS and FerretDB; e2e drives the whole platform.
+const { realpathSync } = require('node:fs');
+const { join } = require('node:path');
+
+// file-type (libs/storage) and its dependencies are ES modules only, and jest
+// runs CommonJS: swc compiles them too, and file-type is mapped to its Node
+// entry (its exports offer no condition jest's require matches).
+const ESM_ONLY = ['file-type', 'strtok3', 'token-types', 'uint8array-extras', '@tokenizer/inflate', '@borewit/text-codec'];
+const fileTypeEntry = join(realpathSync(join(__dirname, 'libs/storage/node_modules/file-type')), 'index.js');
+
 const transform = {
   '^.+\\.ts$': [
     '@swc/jest',
@@ -13,12 +22,15 @@ const transform = {
       module: { type: 'commonjs' },
     },
   ],
+  '^.+\\.js$': ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
 };
 const shared = {
   transform,
   testEnvironment: 'node',
   // Tests run against sources; workspace libraries resolve to their src/.
-  moduleNameMapper: { '^@transmute/([^/]+)$': '<rootDir>/libs/$1/src', '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: { '^@transmute/([^/]+)$': '<rootDir>/libs/$1/src', '^(\\.{1,2}/.*)\\.js$': '$1', '^file-type$': fileTypeEntry },
+  // pnpm's real paths are node_modules/.pnpm/<pkg>@<v>/node_modules/<pkg>/...: the second segment decides.
+  transformIgnorePatterns: [`/node_modules/(?!(\\.pnpm|${ESM_ONLY.join('|')})/)`],
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
 };
 

@@ -94,6 +94,16 @@ nats://{{ .Release.Name }}-nats.{{ .Release.Namespace }}.svc.cluster.local:4222
 {{- end -}}
 {{- end }}
 
+{{- define "transmute.mcpUrl" -}}
+{{- if .Values.mcpUrl -}}
+{{- .Values.mcpUrl | trimSuffix "/" -}}
+{{- else if and .Values.ingress.enabled .Values.ingress.mcpHost -}}
+{{- printf "%s://%s/mcp" (ternary "https" "http" (ne .Values.ingress.tlsSecretName "")) .Values.ingress.mcpHost -}}
+{{- else -}}
+{{- printf "http://%s-mcp.%s.svc.cluster.local:8086/mcp" (include "transmute.fullname" .) .Release.Namespace -}}
+{{- end -}}
+{{- end }}
+
 {{- define "transmute.storageClaimName" -}}
 {{- .Values.storage.fs.persistence.existingClaim | default (printf "%s-storage" (include "transmute.fullname" .)) -}}
 {{- end }}
@@ -143,6 +153,12 @@ The non-secret settings of one service, as a map of TRANSMUTE_* variables:
 {{- $_ := set $settings "TRANSMUTE_STORAGE_S3_REGION" $s3.region -}}
 {{- $_ := set $settings "TRANSMUTE_STORAGE_S3_BUCKET" $s3.bucket -}}
 {{- end -}}
+{{- end -}}
+{{- if has .service (list "gateway" "mcp") -}}
+{{- $_ := set $settings "TRANSMUTE_MCP_PUBLIC_URL" (include "transmute.mcpUrl" $root) -}}
+{{- end -}}
+{{- if eq .service "mcp" -}}
+{{- $_ := set $settings "TRANSMUTE_PUBLIC_URL" (include "transmute.publicUrl" $root) -}}
 {{- end -}}
 {{- if and (eq .service "gateway") $root.Values.gateway.trustedProxies -}}
 {{- $_ := set $settings "TRANSMUTE_TRUSTED_PROXIES" (join "," $root.Values.gateway.trustedProxies) -}}

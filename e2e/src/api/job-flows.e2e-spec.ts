@@ -124,3 +124,64 @@ describe('jobs that run', () => {
   });
 });
 
+
+/** Formats recognised by content (issue 18): no name, no input_format, the bytes decide. */
+describe('files with no name', () => {
+  const octets = { 'Content-Type': 'application/octet-stream' };
+
+  /** POST /v1/imports, then the bytes to its content route without ?filename. */
+  async function namelessImport(bytes: Uint8Array): Promise<string> {
+    const { client } = env();
+    const created = (await client.request('POST', '/v1/imports')).json as { id: string; upload: { token: string } };
+    const put = await client.request('PUT', `/v1/imports/${created.id}/content?token=${created.upload.token}`, { auth: false, body: bytes, headers: octets });
+    expect(put.status).toBe(200);
+    return created.id;
+  }
+
+  test('import_id: PNG bytes with no name, then a job with only output_format jpg, finishes as a JPEG', async () => {
+    const { client } = env();
+    const importId = await namelessImport(sample.bytes);
+    const job = expectJob(await client.request('POST', JOBS, { json: { import_id: importId, output_format: 'jpg' } }), 201);
+    await client.completeUpload(job.id);
+    const finished = await waitForFinished(client, job.id, FINISH_TIMEOUT_MS);
+    const exported = taskOf(finished, 'export').result;
+    expect(exported?.filename).toMatch(/\.jpg$/);
+    expect(await downloaded(exported!.url!)).toMatchObject({ format: 'jpeg', width: 123, height: 77 });
+  });
+
+  test('import_id: text with no name is refused with 422, saying the content does not tell and what to give', async () => {
+    const importId = await namelessImport(Buffer.from('name,size\nphoto,12\n'));
+    expectError(await env().client.request('POST', JOBS, { json: { import_id: importId, output_format: 'pdf' } }), 422, 'cannot be recognised from its content', 'input_format');
+  });
+
+  test('import_id: an import whose bytes have not arrived is refused with 422', async () => {
+    const created = (await env().client.request('POST', '/v1/imports')).json as { id: string };
+    expectError(await env().client.request('POST', JOBS, { json: { import_id: created.id, output_format: 'jpg' } }), 422, 'has no content yet');
+  });
+
+  test('import/base64 without filename: recognised from the decoded bytes and converted', async () => {
+    const { client } = env();
+    const job = await client.createJob({
+      tasks: {
+        inline: { operation: 'import/base64', file: sample.bytes.toString('base64') },
+        convert: { operation: 'convert', input: 'inline', output_format: 'webp' },
+        export: { operation: 'export/url', input: ['convert'] },
+      },
+    });
+    await client.completeUpload(job.id);
+    const finished = await waitForFinished(client, job.id, FINISH_TIMEOUT_MS);
+    expect(await downloaded(taskOf(finished, 'export').result!.url!)).toMatchObject({ format: 'webp', width: 123, height: 77 });
+  });
+
+  test('import/base64 of text without filename, read by a convert, is refused with 422', async () => {
+    const reply = await env().client.request('POST', JOBS, {
+      json: {
+        tasks: {
+          inline: { operation: 'import/base64', file: Buffer.from('# notes\n\nplain text').toString('base64') },
+          convert: { operation: 'convert', input: 'inline', output_format: 'pdf' },
+        },
+      },
+    });
+    expectError(reply, 422, 'task inline', 'cannot be recognised from its content');
+  });
+});

@@ -22,6 +22,8 @@ describe('GET /openapi.json', () => {
     const document = await env().client.openApi();
     expect(document['openapi']).toBe('3.1.0');
     expect(document['info']).toMatchObject({ version: '1.0.0' });
+    // The gateway names itself (TRANSMUTE_PUBLIC_URL) as the server.
+    expect(document['servers']).toEqual([{ url: env().platform.env['TRANSMUTE_PUBLIC_URL'], description: 'This installation' }]);
     const paths = document['paths'] as Record<string, Record<string, { responses: Record<string, unknown> }>>;
     expect(Object.fromEntries(Object.entries(paths).map(([path, item]) => [path, Object.keys(item).sort()]))).toEqual({
       '/v1/formats': ['get'],

@@ -41,7 +41,7 @@ test(
   'schemathesis finds no 5xx and no reply outside /openapi.json',
   async () => {
     if (!existsSync(SCHEMATHESIS)) {
-      throw new Error(`schemathesis is not installed at ${SCHEMATHESIS}: run bash libs/devstack/bin/install-tools.sh (it is listed in libs/devstack/bin/packages/requirements.txt)`);
+      throw new Error(`schemathesis is not installed at ${SCHEMATHESIS}: run make test-tools (bash libs/devstack/bin/install-tools.sh test; it is listed in libs/devstack/bin/packages/requirements.txt)`);
     }
     const { platform } = env();
     const started = Date.now();

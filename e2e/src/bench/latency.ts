@@ -156,7 +156,8 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`bench:latency failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    if (error instanceof Error && error.cause) process.stderr.write(`cause: ${String(error.cause instanceof Error ? error.cause.stack : error.cause)}\n`);
+    const cause: unknown = error instanceof Error ? error.cause : undefined;
+    if (cause) process.stderr.write(`cause: ${cause instanceof Error ? (cause.stack ?? cause.message) : JSON.stringify(cause)}\n`);
     process.exit(2);
   },
 );

@@ -4,9 +4,12 @@
  * schema check of every rendered manifest (Kubernetes' own schemas and the
  * CRDs of KEDA and the Prometheus Operator), kube-score, hadolint on every
  * Dockerfile, and the consistency of the chart with each service's config.
- * A missing tool fails with how to install it (make tools); nothing skips.
+ * A missing tool fails with how to install it (make test-tools); nothing skips.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -29,6 +32,7 @@ const MUST_SET_IF_READ = [
   'TRANSMUTE_HTTP_PORT',
   'TRANSMUTE_MONGODB_URI',
   'TRANSMUTE_PUBLIC_URL',
+  'TRANSMUTE_MCP_PUBLIC_URL',
   'TRANSMUTE_STORAGE_DRIVER',
   'TRANSMUTE_STORAGE_FS_ROOT',
   'TRANSMUTE_WORK_DIR',
@@ -40,7 +44,7 @@ const HELM_KUBE = ['--kube-version', '1.33.0'];
 function tool(relative: string): string {
   const path = join(repo, relative);
   if (!existsSync(path)) {
-    throw new Error(`${relative} is missing: run \`make tools\` (bash libs/devstack/bin/install-tools.sh), which installs it from libs/devstack/bin/packages`);
+    throw new Error(`${relative} is missing: run \`make test-tools\` (bash libs/devstack/bin/install-tools.sh test), which installs it from libs/devstack/bin/packages`);
   }
   return path;
 }
@@ -74,6 +78,8 @@ function configShapeOf(service: string): ConfigShape {
         return new Promise(() => undefined);
       },
     }));
+    // A fresh load of main.ts under the mock above; isolateModules is synchronous, so no import().
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     require(join(repo, 'services', service, 'src/main'));
   });
   jest.dontMock('@transmute/service-kit');
@@ -175,7 +181,6 @@ describe('charts/transmute', () => {
       [['--set', 'converter.families.video.concurrency=0'], /concurrency/],
       [['--set', 'storage.driver=gcs'], /driver/],
       [['--set', 'gateway.config.NODE_OPTIONS=x'], /NODE_OPTIONS/],
-      [['--set', 'mongodb.auth.passwords[0]='], /mongodb.auth.passwords\[0\] is required/],
       [['--set', 'nats.enabled=false'], /externalNats.url is required/],
       [['--set', 'gateway.plans.pro.convertAllowance=500'], /convertAllowance/],
     ];
@@ -184,6 +189,81 @@ describe('charts/transmute', () => {
       expect({ args, status }).toEqual({ args, status: 1 });
       expect(output).toMatch(message);
     }
+  });
+
+  describe('defaults (issue 18: a default helm install works)', () => {
+    const secretData = (docs: Manifest[], name: string) => docs.find((d) => d.kind === 'Secret' && d.metadata.name === name)?.['stringData'] as Record<string, string>;
+
+    it("renders with the chart's own values: MongoDB passwords are generated, and the URI uses the user's", () => {
+      const first = renderDocs([]);
+      const auth = secretData(first, 'transmute-mongodb-auth');
+      expect(auth['mongodb-passwords']).toMatch(/^[A-Za-z0-9]{32}$/);
+      expect(auth['mongodb-root-password']).toMatch(/^[A-Za-z0-9]{32}$/);
+      expect(auth['mongodb-root-password']).not.toBe(auth['mongodb-passwords']);
+      expect(secretData(first, 'transmute-secrets')['mongodb-uri']).toBe(
+        `mongodb://transmute:${auth['mongodb-passwords']}@transmute-mongodb.transmute.svc.cluster.local:27017/transmute`,
+      );
+      // Generated per install (kept on upgrade by lookup, which needs a cluster), never a fixed default.
+      expect(secretData(renderDocs([]), 'transmute-mongodb-auth')['mongodb-passwords']).not.toBe(auth['mongodb-passwords']);
+    });
+
+    it('keeps a password given in the values, in the auth Secret and the URI alike', () => {
+      const docs = renderDocs(['--set', 'mongodb.auth.passwords[0]=given-password', '--set', 'mongodb.auth.rootPassword=given-root']);
+      expect(secretData(docs, 'transmute-mongodb-auth')).toEqual({ 'mongodb-passwords': 'given-password', 'mongodb-root-password': 'given-root' });
+      expect(secretData(docs, 'transmute-secrets')['mongodb-uri']).toContain('//transmute:given-password@');
+    });
+
+    it('points the MongoDB chart at the Secret it writes', () => {
+      const values = readFileSync(join(chartDir, 'values.yaml'), 'utf8');
+      expect(values).toContain('existingSecret: "{{ .Release.Name }}-mongodb-auth"');
+    });
+  });
+
+  describe('helm test', () => {
+    const testPod = () => {
+      const docs = renderDocs([]);
+      const pod = docs.find((d) => d.kind === 'Pod' && d.metadata['annotations']?.['helm.sh/hook'] === 'test');
+      if (!pod) throw new Error('no Pod with the helm.sh/hook: test annotation');
+      return { docs, pod };
+    };
+
+    it("has a hook pod that calls the gateway's Service", () => {
+      const { docs, pod } = testPod();
+      const container = pod['spec'].containers[0];
+      const url = (container.env as EnvEntry[]).find((entry) => entry.name === 'GATEWAY_URL')?.value;
+      expect(url).toBe('http://transmute-gateway.transmute.svc:8080');
+      const service = docs.find((d) => d.kind === 'Service' && d.metadata.name === 'transmute-gateway');
+      expect(service?.['spec'].ports).toEqual([expect.objectContaining({ port: 8080 })]);
+      expect(container.image).toBe('transmute/gateway:0.1.0');
+    });
+
+    it.each([
+      [200, 0, 'the gateway answers'],
+      [503, 1, 'answered 503'],
+    ])('its check passes only when the gateway answers 200 (gateway answering %d)', async (status, exitCode, said) => {
+      const container = testPod().pod['spec'].containers[0];
+      const seen: string[] = [];
+      const server = createServer((request, response) => {
+        seen.push(request.url ?? '');
+        response.writeHead(status).end();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        expect(container.command).toEqual(['node', '-e']);
+        // The pod's own command and script, run by this Node (the image's is the same major).
+        const outcome = await promisify(execFile)(process.execPath, [...container.command.slice(1), container.args[0]], { env: { ...process.env, GATEWAY_URL: url } }).then(
+          ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
+          (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr }),
+        );
+        expect(outcome.code).toBe(exitCode);
+        expect(outcome.output).toContain(said);
+        expect(seen[0]).toBe('/readyz');
+        if (status === 200) expect(seen).toEqual(['/readyz', '/openapi.json']);
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
   });
 
   describe('consistency with the services', () => {
@@ -196,7 +276,7 @@ describe('charts/transmute', () => {
     /** What is wrong with the variables each workload gets, measured against its service's own configuration. */
     function workloadFindings(set: string, docs: Manifest[]) {
       const configMaps = new Map(docs.filter((d) => d.kind === 'ConfigMap').map((d) => [d.metadata.name, d.data as Record<string, string>]));
-      const secret = docs.find((d) => d.kind === 'Secret');
+      const secret = docs.find((d) => d.kind === 'Secret' && !d.metadata.name.endsWith('-mongodb-auth'));
       const deployments = docs.filter((d) => d.kind === 'Deployment');
       expect(deployments.length).toBeGreaterThanOrEqual(8);
       const findings: Array<{ where: string; unread?: string[]; unset?: string[]; problems?: string[] }> = [];
@@ -299,7 +379,10 @@ describe('charts/transmute', () => {
   });
 
   describe('images', () => {
-    const dockerfiles = readdirSync(join(repo, 'services')).map((service) => join('services', service, 'Dockerfile'));
+    // Every service with a process of its own; services/website is static files shipped inside the gateway's image.
+    const dockerfiles = readdirSync(join(repo, 'services'))
+      .filter((service) => existsSync(join(repo, 'services', service, 'src', 'main.ts')))
+      .map((service) => join('services', service, 'Dockerfile'));
 
     it('has a Dockerfile per service, clean under hadolint', () => {
       for (const file of dockerfiles) expect({ file, exists: existsSync(join(repo, file)) }).toEqual({ file, exists: true });

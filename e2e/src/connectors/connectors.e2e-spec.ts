@@ -240,7 +240,7 @@ describe('failures end the task with a message that says why', () => {
     const job = await runToEnd(roundTrip(source(), { operation: 'export/url' }, 'e2e-import-failure'));
     expect(job.status).toBe('failed');
     expect(taskOf(job, 'in').status).toBe('failed');
-    expect(String(taskOf(job, 'in').result?.['error'] ?? '')).toMatch(message);
+    expect(taskOf(job, 'in').result?.['error']).toMatch(message);
     expect(job.error).toMatch(message);
   });
 
@@ -254,7 +254,7 @@ describe('failures end the task with a message that says why', () => {
     );
     expect(job.status).toBe('finished');
     expect(taskOf(job, 'out').status).toBe('failed');
-    expect(String(taskOf(job, 'out').result?.['error'] ?? '')).toMatch(message);
+    expect(taskOf(job, 'out').result?.['error']).toMatch(message);
   });
 
   it.each([

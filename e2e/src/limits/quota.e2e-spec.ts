@@ -111,7 +111,7 @@ describe('quota metering', () => {
     const first = await call(env().platform.baseUrl, 'GET', new URL(link).pathname, null);
     expect(first.status).toBe(302);
     expect((await usageOf(accountId)).additionalUsedBytes + (await usageOf(accountId)).monthlyUsedBytes).toBe(spentAfterJobs);
-    let statuses: number[] = [];
+    const statuses: number[] = [];
     let refusal: any;
     for (let i = 0; i < 200 && !refusal; i += 1) {
       const again = await call(env().platform.baseUrl, 'GET', new URL(link).pathname, null);

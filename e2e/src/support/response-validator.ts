@@ -33,7 +33,7 @@ export class ResponseValidator {
 
   constructor(private readonly document: OpenApiDocument) {
     addFormats(this.ajv);
-    this.ajv.addSchema(document as object, DOCUMENT_ID);
+    this.ajv.addSchema(document, DOCUMENT_ID);
     this.routes = Object.keys(document.paths ?? {}).map((template) => ({
       template,
       pattern: new RegExp(`^${template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`),

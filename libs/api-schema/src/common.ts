@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import 'zod-openapi';
-import { JOB_STATUSES, OPERATIONS, TASK_STATUSES } from '@transmute/contracts';
+import { FORMAT_NAME_PATTERN, JOB_STATUSES, OPERATIONS, TASK_STATUSES } from '@transmute/contracts';
 
-/** Spec "Limits": format names are 1 to 16 alphanumeric characters. */
-export const FORMAT_PATTERN = /^[A-Za-z0-9]{1,16}$/;
 /** Spec "Limits": job and import ids are 32 lowercase hex characters. */
 export const ID_PATTERN = /^[0-9a-f]{32}$/;
 /** Task names appear in storage keys and logs (docs/decisions.md). */
@@ -13,7 +11,7 @@ export const MAX_TAG_LENGTH = 255;
 export const Id = z.string().regex(ID_PATTERN).meta({ description: '32 lowercase hexadecimal characters.', example: '5f0c8a4e2b7d41a39c6e0f1d2a3b4c5d' });
 export const FormatName = z
   .string()
-  .regex(FORMAT_PATTERN)
+  .regex(FORMAT_NAME_PATTERN)
   .meta({ description: 'A format name: its lowercase file extension, 1 to 16 letters or digits.', example: 'png' });
 export const TaskName = z.string().regex(TASK_NAME_PATTERN).meta({ description: 'A task name: 1 to 64 letters, digits, dots, dashes or underscores.' });
 export const DateTime = z.iso.datetime();

@@ -4,3 +4,4 @@ export * from './jobs';
 export * from './catalogue';
 export * from './imports';
 export * from './openapi';
+export * from './task-result-view';

@@ -50,7 +50,11 @@ const document: ZodOpenApiObject = {
     title: 'Transmute API',
     version: API_VERSION,
     description: 'Asynchronous file conversion: create a job (import, convert, export tasks), send the bytes, start it, poll it, download the result.',
+    // The license the API description is published under (docs/decisions.md, "OpenAPI lint"): the owner confirms it.
+    license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
   },
+  // Relative: the gateway serves the document at its root, and puts its public URL here when it serves it.
+  servers: [{ url: '/', description: 'The installation that serves this document' }],
   security: [{ bearer: [] }, { apiKey: [] }],
   components: {
     securitySchemes: {
@@ -154,8 +158,13 @@ const document: ZodOpenApiObject = {
 
 let built: ReturnType<typeof createDocument> | undefined;
 
-/** The OpenAPI 3.1 document of the whole API, built once from the schemas. */
-export function openApiDocument(): ReturnType<typeof createDocument> {
+/**
+ * The OpenAPI 3.1 document of the whole API, built once from the schemas.
+ * With `publicUrl`, `servers` names that installation (the gateway's
+ * TRANSMUTE_PUBLIC_URL) instead of the relative `/`.
+ */
+export function openApiDocument(publicUrl?: string): ReturnType<typeof createDocument> {
   built ??= createDocument(document);
-  return built;
+  if (!publicUrl) return built;
+  return { ...built, servers: [{ url: publicUrl.replace(/\/+$/, ''), description: 'This installation' }] };
 }

@@ -30,6 +30,10 @@ export const Subjects = {
   accountsSigningSecret: 'accounts.signing-secret',
   /** Request/reply to the gateway's accounts module: spend quota (bytes, conversions) atomically or refuse. */
   accountsUsageCharge: 'accounts.usage.charge',
+  /** Request/reply to the gateway's accounts module: who an MCP bearer credential (OAuth token or API key) is; counts the request. */
+  accountsMcpAuthenticate: 'accounts.mcp.authenticate',
+  /** Request/reply to the gateway: create the MCP `convert` tool's job with the REST API's validation and quota (-> JobReply). */
+  accountsMcpConvert: 'accounts.mcp.convert',
 
   /** A message some service gave up on (DeadLetter), kept in the DEAD_LETTERS stream; `source` is the service's name. */
   deadLetters: (source: string) => `dead-letters.${source}`,

@@ -1,13 +1,25 @@
 #!/usr/bin/env bash
-# Installs the native tools the local platform and the integration tests need
-# into <repo>/.tools/bin (git-ignored). Idempotent: whatever is already there at
-# the right version is reused, so `make` can call this on every run.
+# Installs the native tools Transmute needs into <repo>/.tools (git-ignored), in
+# two parts so a first `make up` does not wait for what only the tests use:
+#
+#   install-tools.sh platform   node, go, pnpm, the converters' Debian packages,
+#                               nats-server and ferretdb (what `make up` runs)
+#   install-tools.sh test       the platform part, then what only the tests use:
+#                               MinIO, fake-gcs-server, helm, kube-score, sshd,
+#                               chromium and the Python tools (schemathesis, ...)
+#
+# Go-built binaries are kept outside the checkout, in
+# ${XDG_CACHE_HOME:-~/.cache}/transmute/bin/<binary>@<version>, and linked from
+# .tools/bin: a second clone (or worktree) links them instead of rebuilding.
+# Idempotent: whatever is already there at the right version is reused, so
+# `make` can call this on every run.
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_root="$(cd "${script_dir}/../../.." && pwd)"
 devstack_dir="${repo_root}/libs/devstack"
 tools_bin="${repo_root}/.tools/bin"
+cache_bin="${TRANSMUTE_TOOLS_CACHE:-${XDG_CACHE_HOME:-${HOME}/.cache}/transmute/bin}"
 
 NATS_SERVER_VERSION="v2.10.24"
 NODE_MAJOR="20"
@@ -40,26 +52,62 @@ require_go() {
   echo "$(go version | cut -d' ' -f3) ready"
 }
 
+# Links .tools/bin/<binary> to <cache>/<binary>@<key> when that is built;
+# returns 1 when it is not (the caller builds it with build_into_cache).
+link_from_cache() {
+  local binary="$1" key="$2"
+  local cached="${cache_bin}/${binary}@${key}"
+  [[ -x "${cached}" ]] || return 1
+  ln -sfn "${cached}" "${tools_bin}/${binary}"
+}
+
+# build_into_cache <binary> <key> <command...>: runs the command with $OUT set
+# to a scratch file path, then moves the result into the cache atomically (two
+# clones building at once each get a whole binary) and links it.
+build_into_cache() {
+  local binary="$1" key="$2"
+  shift 2
+  mkdir -p "${cache_bin}"
+  local scratch
+  scratch="$(mktemp -d "${cache_bin}/.build-${binary}.XXXXXX")"
+  OUT="${scratch}/${binary}" "$@"
+  mv -f "${scratch}/${binary}" "${cache_bin}/${binary}@${key}"
+  rm -rf "${scratch}"
+  link_from_cache "${binary}" "${key}"
+}
+
+go_install_to_out() {
+  local module="$1"
+  GOBIN="$(dirname "${OUT}")" go install "${module}"
+  # go install names the binary after the module's last path element.
+  local built
+  built="$(dirname "${OUT}")/$(basename "${module%@*}")"
+  [[ "$(basename "${module%@*}")" =~ ^v[0-9]+$ ]] && built="$(dirname "${OUT}")/$(basename "$(dirname "${module%@*}")")"
+  [[ "${built}" == "${OUT}" ]] || mv -f "${built}" "${OUT}"
+}
+
 install_nats_server() {
-  local bin="${tools_bin}/nats-server"
-  if [[ -x "${bin}" ]] && "${bin}" --version 2>/dev/null | grep -q "${NATS_SERVER_VERSION}"; then
-    echo "nats-server ${NATS_SERVER_VERSION} ready (cached)"
+  if link_from_cache nats-server "${NATS_SERVER_VERSION}"; then
+    echo "nats-server ${NATS_SERVER_VERSION} ready (cached in ${cache_bin})"
     return
   fi
-  GOBIN="${tools_bin}" go install "github.com/nats-io/nats-server/v2@${NATS_SERVER_VERSION}"
+  build_into_cache nats-server "${NATS_SERVER_VERSION}" go_install_to_out "github.com/nats-io/nats-server/v2@${NATS_SERVER_VERSION}"
   echo "nats-server ${NATS_SERVER_VERSION} ready"
 }
 
 # FerretDB's own command cannot be installed from the module proxy, so we build
 # a small launcher around its embeddable package (see ferretdb-launcher/main.go).
 install_ferretdb() {
-  local bin="${tools_bin}/ferretdb"
   local src="${devstack_dir}/ferretdb-launcher"
-  if [[ -x "${bin}" ]] && [[ -z "$(find "${src}" -type f -newer "${bin}" -print -quit)" ]]; then
-    echo "ferretdb (embedded FerretDB v1.24.0) ready (cached)"
+  # Keyed by the launcher's sources (go.mod pins FerretDB): a change rebuilds it.
+  local key
+  key="v1.24.0-$(cd "${src}" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12)"
+  if link_from_cache ferretdb "${key}"; then
+    echo "ferretdb (embedded FerretDB v1.24.0) ready (cached in ${cache_bin})"
     return
   fi
-  (cd "${src}" && go build -trimpath -o "${bin}" .)
+  build_ferretdb() { (cd "${src}" && go build -trimpath -o "${OUT}" .); }
+  build_into_cache ferretdb "${key}" build_ferretdb
   echo "ferretdb (embedded FerretDB v1.24.0) ready"
 }
 
@@ -83,14 +131,19 @@ list_entries() {
   grep -vE '^\s*(#|$)' "$1" || true
 }
 
+# install_apt_packages <list file>
 install_apt_packages() {
-  local missing=()
+  local list="${packages_dir}/$1"
+  local wanted=() installed=() missing=()
+  mapfile -t wanted < <(list_entries "${list}")
+  # One dpkg-query for the whole list: one per package costs seconds on a busy machine.
+  mapfile -t installed < <(dpkg-query -W -f='${Package} ${Status}\n' "${wanted[@]}" 2>/dev/null | awk '/ install ok installed$/ {print $1}')
   local pkg
-  while read -r pkg; do
-    dpkg-query -W -f='${Status}' "${pkg}" 2>/dev/null | grep -q 'install ok installed' || missing+=("${pkg}")
-  done < <(list_entries "${packages_dir}/apt.txt")
+  for pkg in "${wanted[@]}"; do
+    [[ " ${installed[*]} " == *" ${pkg} "* ]] || missing+=("${pkg}")
+  done
   if ((${#missing[@]} == 0)); then
-    echo "debian packages ready ($(list_entries "${packages_dir}/apt.txt" | wc -l) listed)"
+    echo "debian packages of $1 ready ($(list_entries "${list}" | wc -l) listed)"
     return
   fi
   [[ "$(id -u)" == 0 ]] || fail "missing Debian packages, install them as root: apt-get install ${missing[*]}"
@@ -117,30 +170,39 @@ install_python_tools() {
   echo "python tools ready"
 }
 
+# The test-only Go tools of go-tools.txt, cached like nats-server.
 install_go_tools() {
   local binary module
   while read -r binary module; do
-    if [[ -x "${tools_bin}/${binary}" ]] && [[ -f "${tools_bin}/.${binary}.version" ]] \
-      && [[ "$(cat "${tools_bin}/.${binary}.version")" == "${module}" ]]; then
-      echo "${binary} ready (cached)"
+    if link_from_cache "${binary}" "${module##*@}"; then
+      echo "${binary} ready (cached in ${cache_bin})"
       continue
     fi
-    GOBIN="${tools_bin}" go install "${module}"
-    echo "${module}" >"${tools_bin}/.${binary}.version"
+    echo "building ${binary} (${module}) once into ${cache_bin} ..."
+    build_into_cache "${binary}" "${module##*@}" go_install_to_out "${module}"
     echo "${binary} ready"
   done < <(list_entries "${packages_dir}/go-tools.txt")
 }
 
-main() {
+install_platform_tools() {
   mkdir -p "${tools_bin}"
   require_node
   require_go
-  install_apt_packages
+  install_apt_packages apt.txt
   install_nats_server
   install_ferretdb
-  install_go_tools
-  install_python_tools
   ensure_pnpm
 }
 
-main "$@"
+install_test_tools() {
+  install_platform_tools
+  install_apt_packages apt-test.txt
+  install_go_tools
+  install_python_tools
+}
+
+case "${1:-platform}" in
+  platform) install_platform_tools ;;
+  test) install_test_tools ;;
+  *) fail "usage: install-tools.sh [platform|test] (got '$1')" ;;
+esac

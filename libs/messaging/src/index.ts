@@ -10,3 +10,5 @@ export * from './manifest-bucket';
 export * from './task-workers';
 export * from './kv';
 export * from './dead-letters';
+export * from './rpc-outcome';
+export * from './request-id-headers';

@@ -1,5 +1,5 @@
 import { type DynamicModule, Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { connect, type NatsConnection } from 'nats';
+import { Events, connect, type NatsConnection } from 'nats';
 import { ReadinessRegistry } from '@transmute/service-kit';
 import { JetStreamSetup } from './jetstream-setup';
 import { TaskWorkers } from './task-workers';
@@ -33,7 +33,7 @@ class NatsLifecycle implements OnModuleInit, OnApplicationShutdown {
     });
     void (async () => {
       for await (const status of this.connection.status()) {
-        if (status.type === 'disconnect' || status.type === 'reconnect') this.logger.warn(`nats ${status.type}`);
+        if (status.type === Events.Disconnect || status.type === Events.Reconnect) this.logger.warn(`nats ${status.type}`);
       }
     })();
   }

@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { Consumer, JetStreamClient, JsMsg } from 'nats';
+import { runWithRequestId } from '@transmute/service-kit';
 import type { WorkConsumerDefinition } from './jetstream-setup';
+import { requestIdFrom } from './request-id-headers';
 
 export type MessageHandler = (message: JsMsg, signal: AbortSignal) => Promise<void>;
 
@@ -15,7 +17,8 @@ interface InFlight {
  * Pulls one message per free slot from a durable consumer, so nothing waits
  * in a local buffer while every slot is busy. The handler settles each
  * message (ack, nak or term); on stop, handlers still running past the grace
- * period are aborted and must release their message.
+ * period are aborted and must release their message. Each handler runs
+ * inside the request id its message carries (a fresh one when it has none).
  */
 export class PullWorker {
   private readonly logger: Logger;
@@ -76,7 +79,7 @@ export class PullWorker {
 
   private async settle(message: JsMsg, signal: AbortSignal): Promise<void> {
     try {
-      await this.handler(message, signal);
+      await runWithRequestId(requestIdFrom(message.headers), () => this.handler(message, signal));
     } catch (error) {
       // A handler that throws has not settled its message: let it come back.
       this.logger.error({ err: error }, `handler failed on message ${message.seq}`);

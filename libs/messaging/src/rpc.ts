@@ -1,13 +1,38 @@
-import { Inject, Injectable, type INestApplication, type OnModuleDestroy, type DynamicModule, Global, Module } from '@nestjs/common';
-import { ClientProxyFactory, type ClientProxy, type MicroserviceOptions, Transport } from '@nestjs/microservices';
+import {
+  type CallHandler,
+  type DynamicModule,
+  type ExecutionContext,
+  Global,
+  type INestApplication,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type NestInterceptor,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import {
+  ClientProxyFactory,
+  type ClientProxy,
+  MessagePattern,
+  type MicroserviceOptions,
+  type NatsContext,
+  NatsRecordBuilder,
+  Transport,
+} from '@nestjs/microservices';
 import { type DescMessage, type MessageShape, fromJson, toJson, type JsonValue } from '@bufbuild/protobuf';
-import { firstValueFrom, timeout } from 'rxjs';
-import { ErrorCode, ServiceFailure } from '@transmute/contracts';
+import type { MsgHdrs } from 'nats';
+import { type Observable, firstValueFrom, timeout } from 'rxjs';
+import { ErrorCode, ServiceFailure, asServiceFailure } from '@transmute/contracts';
+import { runWithRequestId } from '@transmute/service-kit';
+import { requestIdFrom, requestIdHeaders } from './request-id-headers';
+import { type ReplyValue, failureReply, replyValue, successReply, valueCaseOf } from './rpc-outcome';
 
 /*
  * Request/reply goes through NestJS's NATS transport. Its packets are JSON, so
  * each message travels in its canonical proto3 JSON form and is parsed against
- * its schema on arrival: the proto file stays the contract on both ends.
+ * its schema on arrival: the proto file stays the contract on both ends. Every
+ * reply is `oneof outcome { <value> = 1; ServiceError error = 2; }` (rpc-outcome.ts).
  */
 
 export function encodeRpc<D extends DescMessage>(schema: D, message: MessageShape<D>): JsonValue {
@@ -22,31 +47,137 @@ export function decodeRpc<D extends DescMessage>(schema: D, payload: unknown): M
   }
 }
 
+export interface RpcServeOptions {
+  /** Turns a thrown error into the failure to answer with; `asServiceFailure` by default. */
+  classify?: (error: unknown) => ServiceFailure;
+  /** Where INTERNAL and UNAVAILABLE failures are logged, with their cause. */
+  logger?: Pick<Logger, 'error'>;
+}
+
+/**
+ * The server half: decode the request, run the handler, answer its value or
+ * the ServiceFailure it threw. It never throws: an undecodable request is an
+ * INVALID_ARGUMENT answer, anything unexpected an INTERNAL one (logged).
+ */
+export async function serveRpc<Req extends DescMessage, Res extends DescMessage>(
+  requestSchema: Req,
+  replySchema: Res,
+  payload: unknown,
+  handler: (request: MessageShape<Req>) => Promise<ReplyValue<Res>> | ReplyValue<Res>,
+  options: RpcServeOptions = {},
+): Promise<JsonValue> {
+  try {
+    const value = await handler(decodeRpc(requestSchema, payload));
+    return encodeRpc(replySchema, successReply(replySchema, value));
+  } catch (error) {
+    const failure = (options.classify ?? asServiceFailure)(error);
+    if (failure.code === ErrorCode.INTERNAL || failure.code === ErrorCode.UNAVAILABLE) {
+      (options.logger ?? fallbackLogger).error({ err: failure.cause ?? error }, failure.message);
+    }
+    return encodeRpc(replySchema, failureReply(replySchema, failure));
+  }
+}
+
+const fallbackLogger = new Logger('rpc');
+
+type RpcMethod<Req extends DescMessage, Res extends DescMessage> = (request: MessageShape<Req>) => Promise<ReplyValue<Res>> | ReplyValue<Res>;
+
+/**
+ * Marks a controller method as the handler of `subject`: the method takes the
+ * decoded request and returns the reply's value (or throws a ServiceFailure);
+ * `serveRpc` does the rest. Checks the reply schema's shape when the class loads.
+ */
+export function RpcHandler<Req extends DescMessage, Res extends DescMessage>(
+  subject: string,
+  requestSchema: Req,
+  replySchema: Res,
+  options: Omit<RpcServeOptions, 'logger'> = {},
+) {
+  valueCaseOf(replySchema);
+  return <M extends RpcMethod<Req, Res>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<M>): void => {
+    const handler = descriptor.value;
+    if (!handler) throw new Error(`@RpcHandler(${subject}) needs a method`);
+    const logger = new Logger(target.constructor.name);
+    const serve = function (this: unknown, payload: unknown): Promise<JsonValue> {
+      return serveRpc(requestSchema, replySchema, payload, (request) => handler.call(this, request), { ...options, logger });
+    };
+    // Nest calls the method with the raw payload; callers see the typed signature.
+    descriptor.value = serve as unknown as M;
+    MessagePattern(subject)(target, key, descriptor);
+  };
+}
+
+/**
+ * Runs each RPC handler inside the request id its message carries (a fresh
+ * one when it carries none), so its log lines and onward messages name it.
+ */
+export class RpcRequestContextInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'rpc') return next.handle();
+    const nats = context.switchToRpc().getContext<NatsContext | undefined>();
+    const received = typeof nats?.getHeaders === 'function' ? (nats.getHeaders() as MsgHdrs | undefined) : undefined;
+    // Nest binds the handler to the async context `handle()` is called in.
+    return runWithRequestId(requestIdFrom(received), () => next.handle());
+  }
+}
+
 const RPC_CLIENT = Symbol('RPC_CLIENT');
+
+export interface RpcRequestOptions {
+  timeoutMs?: number;
+  /** The client-facing message when nobody answers, e.g. "the catalogue is unavailable; try again shortly". */
+  unavailable?: string;
+}
 
 @Injectable()
 export class RpcClient implements OnModuleDestroy {
   constructor(@Inject(RPC_CLIENT) private readonly client: ClientProxy) {}
 
-  /** Sends a typed request; a missing or silent responder becomes an UNAVAILABLE failure. */
+  /**
+   * The client half: sends a typed request and returns the reply's value, or
+   * throws: the replier's own ServiceFailure; UNAVAILABLE (retryable) when
+   * nobody answers in time; INTERNAL when the reply is malformed.
+   */
+  async request<Req extends DescMessage, Res extends DescMessage>(
+    subject: string,
+    requestSchema: Req,
+    request: MessageShape<Req>,
+    replySchema: Res,
+    options: RpcRequestOptions = {},
+  ): Promise<ReplyValue<Res>> {
+    const reply = await this.call(subject, requestSchema, request, replySchema, options.timeoutMs, options.unavailable);
+    return replyValue(replySchema, reply, subject);
+  }
+
+  /**
+   * The whole reply message, for callers that read it themselves (the
+   * job-orchestrator, until it moves to `request`).
+   */
   async call<Req extends DescMessage, Res extends DescMessage>(
     subject: string,
     requestSchema: Req,
     request: MessageShape<Req>,
     replySchema: Res,
     timeoutMs = 5_000,
+    unavailable = `${subject} did not answer`,
   ): Promise<MessageShape<Res>> {
     let reply: unknown;
     try {
-      reply = await firstValueFrom(this.client.send(subject, encodeRpc(requestSchema, request)).pipe(timeout(timeoutMs)));
+      reply = await firstValueFrom(this.client.send(subject, this.record(encodeRpc(requestSchema, request))).pipe(timeout(timeoutMs)));
     } catch (error) {
-      throw ServiceFailure.unavailable(`${subject} did not answer`, error);
+      throw ServiceFailure.unavailable(unavailable, error);
     }
     try {
       return decodeRpc(replySchema, reply);
     } catch (error) {
       throw new ServiceFailure(ErrorCode.INTERNAL, `${subject} answered a malformed ${replySchema.typeName}`, false, { cause: error });
     }
+  }
+
+  /** The payload, with the current request id in its headers when there is one. */
+  private record(payload: JsonValue) {
+    const headers = requestIdHeaders();
+    return headers ? new NatsRecordBuilder(payload).setHeaders(headers).build() : payload;
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -78,6 +209,8 @@ export class RpcClientModule {
 
 /** Attaches the NATS request/reply server; `queue` spreads requests across replicas. */
 export async function connectRpcServer(app: INestApplication, options: { url: string; queue: string }): Promise<void> {
+  // Before connecting: the hybrid server builds its handlers at once, from the app's (inherited) config.
+  app.useGlobalInterceptors(new RpcRequestContextInterceptor());
   app.connectMicroservice<MicroserviceOptions>(
     {
       transport: Transport.NATS,

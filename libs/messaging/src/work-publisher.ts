@@ -1,9 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type DescMessage, type MessageShape, toBinary } from '@bufbuild/protobuf';
 import type { JetStreamClient, NatsConnection } from 'nats';
+import { requestIdHeaders } from './request-id-headers';
 import { NATS_CONNECTION } from './tokens';
 
-/** Publishes typed messages to JetStream; `msgId` lets the stream drop a repeated publish. */
+/**
+ * Publishes typed messages to JetStream; `msgId` lets the stream drop a
+ * repeated publish. The current request id, if any, travels in the headers.
+ */
 @Injectable()
 export class WorkPublisher {
   private readonly js: JetStreamClient;
@@ -13,7 +17,8 @@ export class WorkPublisher {
   }
 
   async publish<D extends DescMessage>(subject: string, schema: D, message: MessageShape<D>, msgId: string): Promise<void> {
-    await this.js.publish(subject, toBinary(schema, message), { msgID: msgId });
+    const headers = requestIdHeaders();
+    await this.js.publish(subject, toBinary(schema, message), { msgID: msgId, ...(headers && { headers }) });
   }
 
   /**

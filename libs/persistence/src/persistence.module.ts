@@ -1,6 +1,6 @@
 import { type DynamicModule, Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import { InjectConnection, MongooseModule } from '@nestjs/mongoose';
-import type { Connection } from 'mongoose';
+import { type Connection, ConnectionStates } from 'mongoose';
 import { z } from 'zod';
 import { ReadinessRegistry, envVar } from '@transmute/service-kit';
 
@@ -24,7 +24,7 @@ class MongoReadiness implements OnModuleInit {
 
   onModuleInit(): void {
     this.readiness.register('mongodb', async () => {
-      if (this.connection.readyState !== 1 || !this.connection.db) return false;
+      if (this.connection.readyState !== ConnectionStates.connected || !this.connection.db) return false;
       await this.connection.db.admin().ping();
       return true;
     });

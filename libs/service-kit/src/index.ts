@@ -4,3 +4,6 @@ export * from './readiness';
 export * from './redaction';
 export * from './logging';
 export * from './service-kit.module';
+export * from './local-endpoints';
+export * from './request-context';
+export * from './request-id.middleware';

@@ -77,7 +77,7 @@ export class FsStorage implements Storage {
     const signature = this.signer.sign({ method: 'PUT', path, expires, contentType: options.contentType, filename: '' });
     const query = new URLSearchParams({ expires: String(expires), signature });
     return {
-      url: `${this.options.publicUrl}${path}?${query}`,
+      url: `${this.options.publicUrl}${path}?${query.toString()}`,
       method: 'PUT',
       headers: { 'Content-Type': options.contentType },
       expiresAt: new Date(expires * 1000),
@@ -90,7 +90,7 @@ export class FsStorage implements Storage {
     const path = `${FS_STORAGE_ROUTE}/${key}`;
     const signature = this.signer.sign({ method: 'GET', path, expires, contentType: '', filename: options.filename });
     const query = new URLSearchParams({ expires: String(expires), filename: options.filename, signature });
-    return `${this.options.publicUrl}${path}?${query}`;
+    return `${this.options.publicUrl}${path}?${query.toString()}`;
   }
 }
 

@@ -4,3 +4,4 @@ export * from './download-tokens';
 export * from './fs-storage';
 export * from './storage-config';
 export * from './storage.module';
+export * from './format-sniff';

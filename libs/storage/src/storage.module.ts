@@ -8,7 +8,7 @@ export function createStorage(config: StorageConfig): Storage {
   switch (config.storageDriver) {
     case 'fs':
       return new FsStorage({ root: resolve(config.storageFsRoot), signingKey: config.storageSigningKey, publicUrl: config.publicUrl });
-    case 's3':
+    case 's3': {
       if (!config.storageS3Bucket) throw new Error('TRANSMUTE_STORAGE_S3_BUCKET is required with TRANSMUTE_STORAGE_DRIVER=s3');
       // Loaded only when chosen: the AWS SDK adds start-up time to every service that never uses it.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -20,6 +20,7 @@ export function createStorage(config: StorageConfig): Storage {
         accessKeyId: config.storageS3AccessKeyId,
         secretAccessKey: config.storageS3SecretAccessKey,
       });
+    }
   }
 }
 

@@ -1,17 +1,26 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { create, type JsonValue } from '@bufbuild/protobuf';
+import { create } from '@bufbuild/protobuf';
 import {
+  type ConversionOption,
+  type FormatList,
+  FormatListSchema,
+  type FormatsRequest,
   FormatsReplySchema,
   FormatsRequestSchema,
+  type OptionList,
+  OptionListSchema,
+  type OptionsRequest,
   OptionsReplySchema,
   OptionsRequestSchema,
+  type RouteList,
+  RouteListSchema,
   RouteReplySchema,
+  type RouteRequest,
   RouteRequestSchema,
   ServiceFailure,
   Subjects,
 } from '@transmute/contracts';
-import { decodeRpc, encodeRpc } from '@transmute/messaging';
+import { RpcHandler } from '@transmute/messaging';
 import { ManifestStore } from './manifest-store';
 
 /** `catalogue.*` request/reply. Formats arrive lowercase; the gateway validates their shape. */
@@ -19,35 +28,26 @@ import { ManifestStore } from './manifest-store';
 export class CatalogueRpcController {
   constructor(private readonly store: ManifestStore) {}
 
-  @MessagePattern(Subjects.catalogueFormats)
-  formats(@Payload() payload: unknown): JsonValue {
-    const { inputFormat } = decodeRpc(FormatsRequestSchema, payload);
+  @RpcHandler(Subjects.catalogueFormats, FormatsRequestSchema, FormatsReplySchema)
+  formats({ inputFormat }: FormatsRequest): FormatList {
     const index = this.store.index;
-    if (!inputFormat) return encodeRpc(FormatsReplySchema, create(FormatsReplySchema, { formats: index.inputs() }));
-    const targets = index.targets(inputFormat);
-    if (!targets) {
-      const error = ServiceFailure.notFound(`no conversion from ${inputFormat} is available`).toMessage();
-      return encodeRpc(FormatsReplySchema, create(FormatsReplySchema, { error }));
-    }
-    return encodeRpc(FormatsReplySchema, create(FormatsReplySchema, { formats: targets }));
+    const formats = inputFormat ? index.targets(inputFormat) : index.inputs();
+    if (!formats) throw ServiceFailure.notFound(`no conversion from ${inputFormat} is available`);
+    return create(FormatListSchema, { formats });
   }
 
-  @MessagePattern(Subjects.catalogueOptions)
-  options(@Payload() payload: unknown): JsonValue {
-    const { inputFormat, outputFormat } = decodeRpc(OptionsRequestSchema, payload);
-    const options = this.store.index.options(inputFormat, outputFormat);
-    if (!options) {
-      const error = ServiceFailure.notFound(`no conversion from ${inputFormat} to ${outputFormat} is available`).toMessage();
-      return encodeRpc(OptionsReplySchema, create(OptionsReplySchema, { error }));
-    }
-    return encodeRpc(OptionsReplySchema, create(OptionsReplySchema, { options }));
+  @RpcHandler(Subjects.catalogueOptions, OptionsRequestSchema, OptionsReplySchema)
+  options({ inputFormat, outputFormat }: OptionsRequest): OptionList {
+    const options: ConversionOption[] | null = this.store.index.options(inputFormat, outputFormat);
+    if (!options) throw ServiceFailure.notFound(`no conversion from ${inputFormat} to ${outputFormat} is available`);
+    return create(OptionListSchema, { options });
   }
 
-  @MessagePattern(Subjects.catalogueRoute)
-  route(@Payload() payload: unknown): JsonValue {
-    const { pairs } = decodeRpc(RouteRequestSchema, payload);
+  /** Which running family converts each pair ("" for none): the orchestrator's routing. */
+  @RpcHandler(Subjects.catalogueRoute, RouteRequestSchema, RouteReplySchema)
+  route({ pairs }: RouteRequest): RouteList {
     const index = this.store.index;
     const routes = pairs.map(({ inputFormat, outputFormat }) => ({ inputFormat, outputFormat, family: index.family(inputFormat, outputFormat) }));
-    return encodeRpc(RouteReplySchema, create(RouteReplySchema, { routes }));
+    return create(RouteListSchema, { routes });
   }
 }

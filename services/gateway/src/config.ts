@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { type ConfigOf, baseConfig, envVar, positiveInt } from '@transmute/service-kit';
 import { downloadTokenConfig, storageConfig } from '@transmute/storage';
 import { accountsConfig } from './accounts/accounts.config';
+import { oauthConfig } from './oauth/oauth.config';
+import { websiteConfig } from './website/website.config';
 
 /** Base64 imports ride inside the JSON body, so the ceiling sits well above a typical request. */
 const DEFAULT_MAX_JSON_BODY_BYTES = 70 * 1024 * 1024;
@@ -13,6 +15,8 @@ export const gatewayConfig = {
   ...storageConfig(),
   ...downloadTokenConfig(),
   ...accountsConfig(),
+  ...oauthConfig(),
+  ...websiteConfig(),
   devApiKey: envVar(
     'TRANSMUTE_DEV_API_KEY',
     z.string().min(16, { message: 'must be at least 16 characters' }).optional(),

@@ -220,6 +220,13 @@ describe('accounts, keys, rate limits and usage (real NATS + FerretDB, admin CLI
     const applied = replies.findIndex((reply) => reply.usage);
     expect((await charge(`job${applied}/convert`)).usage).toBeDefined();
     expect((await admin('usage', 'show', 'metered')).json.additionalUsedBytes).toBe(5_000);
+
+    // One charge id asked twice at once (two handlers of one job) while the allowance is spent: neither passes.
+    const racing = await Promise.all([charge('late/convert'), charge('late/convert'), charge('late/convert')]);
+    expect(racing.filter((reply) => reply.usage)).toEqual([]);
+    expect(racing.map((reply) => reply.error?.code)).toContain('ERROR_CODE_QUOTA_EXCEEDED');
+    for (const reply of racing) expect(['ERROR_CODE_QUOTA_EXCEEDED', 'ERROR_CODE_UNAVAILABLE']).toContain(reply.error?.code);
+    expect((await charge('late/convert')).error).toMatchObject({ code: 'ERROR_CODE_QUOTA_EXCEEDED' });
   });
 
   it('measures what authentication and the shared rate limit add to a request', async () => {

@@ -4,8 +4,10 @@ import { Consumers, ServiceFailure, credentialKey, Streams, Subjects, type TaskS
 import { type TaskContext, type TaskWorkRunner, TaskWorkers } from '@transmute/messaging';
 import { withOpenedCredentials } from '@transmute/connectors';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
+import { STORAGE, type Storage } from '@transmute/storage';
+import { reportedFormat } from './reported-format';
 import type { ImporterConfig } from './config';
-import { IMPORT_SOURCES, type ImportSource, formatOf } from './sources/source';
+import { IMPORT_SOURCES, type ImportSource } from './sources/source';
 
 /** Consumes `tasks.import` and hands each task to the source of its operation. */
 @Injectable()
@@ -18,6 +20,7 @@ export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly workers: TaskWorkers,
     @Inject(SERVICE_CONFIG) private readonly config: ImporterConfig,
     @Inject(IMPORT_SOURCES) sources: ImportSource[],
+    @Inject(STORAGE) private readonly storage: Storage,
   ) {
     this.credentialKey = credentialKey(config.credentialsKey);
     this.sources = new Map();
@@ -48,7 +51,7 @@ export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationSh
     if (!source) throw ServiceFailure.validation(`${operation} is not supported by this installation`);
     const file = await source.import(work, context);
     return create(TaskSucceededSchema, {
-      file: { key: file.key, filename: file.filename, size: BigInt(file.size), format: work.inputFormat || formatOf(file.filename) },
+      file: { key: file.key, filename: file.filename, size: BigInt(file.size), format: await reportedFormat(work, file, this.storage) },
     });
   }
 }

@@ -1,10 +1,8 @@
-import { Readable } from 'node:stream';
-import { create } from '@bufbuild/protobuf';
-import { CreateJobRequestSchema, TaskSpecSchema } from '@transmute/contracts';
 import { STORAGE, type Storage } from '@transmute/storage';
 import { JobsService } from '../src/jobs/jobs.service';
 import { RetentionSweeper } from '../src/retention/retention-sweeper';
 import { JobStore } from '../src/store/job-store';
+import { createUploadedJob, waitFor } from './job-fixtures';
 import { OrchestratorHarness } from './orchestrator-harness';
 import { WorkerPoolSim } from './worker-pool.sim';
 
@@ -14,33 +12,13 @@ const harness = new OrchestratorHarness();
 beforeAll(() => harness.start({ TRANSMUTE_FILE_RETENTION_SECONDS: String(RETENTION_SECONDS) }));
 afterAll(() => harness.stop());
 
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 describe('job records expire with the retention period', () => {
   it('a job past its retention period answers 404, and its files are gone', async () => {
     const jobs = harness.app.get(JobsService);
     const storage = harness.app.get<Storage>(STORAGE);
     const pool = new WorkerPoolSim(harness, storage);
     pool.start();
-    const job = await jobs.create(
-      create(CreateJobRequestSchema, {
-        accountId: 'acc',
-        convertAllowance: 5,
-        taskOrder: ['in', 'to-jpg'],
-        tasks: {
-          in: create(TaskSpecSchema, { operation: 'import/upload', filename: 'photo.png' }),
-          'to-jpg': create(TaskSpecSchema, { operation: 'convert', input: ['in'], outputFormat: 'jpg' }),
-        },
-      }),
-    );
-    await storage.put(`uploads/${job.id}/in`, Readable.from([Buffer.from('png bytes')]));
+    const job = await createUploadedJob(jobs, storage, { withExport: false });
     await jobs.completeUpload(job.id, 'acc');
     await waitFor(async () => (await jobs.get(job.id, 'acc')).status === 'finished', 'the job to finish');
     await pool.stop();

@@ -10,6 +10,7 @@ import { RetentionSweeper } from '../src/retention/retention-sweeper';
 import { JobsService } from '../src/jobs/jobs.service';
 import { JobHistory } from '../src/persistence/job-history';
 import { JobStore } from '../src/store/job-store';
+import { createUploadedJob, waitFor } from './job-fixtures';
 import { OrchestratorHarness } from './orchestrator-harness';
 
 const harness = new OrchestratorHarness();
@@ -25,23 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => harness.stop());
 
-async function createStandardJob(webhookUrl = ''): Promise<Job> {
-  const job = await jobs.create(
-    create(CreateJobRequestSchema, {
-      accountId: 'acc',
-      webhookUrl,
-      convertAllowance: 5,
-      taskOrder: ['in', 'to-jpg', 'out'],
-      tasks: {
-        in: create(TaskSpecSchema, { operation: 'import/upload', filename: 'photo.png' }),
-        'to-jpg': create(TaskSpecSchema, { operation: 'convert', input: ['in'], outputFormat: 'jpg' }),
-        out: create(TaskSpecSchema, { operation: 'export/url', input: ['to-jpg'], inputIsList: true }),
-      },
-    }),
-  );
-  await storage.put(`uploads/${job.id}/in`, Readable.from([Buffer.from('png bytes')]));
-  return job;
-}
+const createStandardJob = (webhookUrl = '') => createUploadedJob(jobs, storage, { webhookUrl });
 
 const taskStatus = (job: Job, name: string) => job.tasks.find((task) => task.name === name)?.status;
 const storedTasks = async (jobId: string) => Object.values((await store.get(jobId))?.tasks ?? {});
@@ -49,15 +34,6 @@ const storedTasks = async (jobId: string) => Object.values((await store.get(jobI
 /** What the clock would do: the task's deadline has passed. */
 async function pastDeadline(jobId: string, name: string): Promise<void> {
   await store.mutate(jobId, (job) => ({ job: { ...job, tasks: { ...job.tasks, [name]: { ...job.tasks[name]!, deadlineAt: Date.now() - 1_000 } } }, result: null }));
-}
-
-async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('job orchestrator on real NATS and FerretDB', () => {

@@ -1,10 +1,9 @@
-import { Readable } from 'node:stream';
-import { create } from '@bufbuild/protobuf';
-import { CreateJobRequestSchema, DeadLetterSources, Subjects, TaskSpecSchema } from '@transmute/contracts';
+import { DeadLetterSources, Subjects } from '@transmute/contracts';
 import { readDeadLetters } from '@transmute/messaging';
 import { STORAGE, type Storage } from '@transmute/storage';
 import { Reconciler } from '../src/dispatch/reconciler';
 import { JobsService } from '../src/jobs/jobs.service';
+import { createUploadedJob, waitFor } from './job-fixtures';
 import { OrchestratorHarness } from './orchestrator-harness';
 
 const harness = new OrchestratorHarness();
@@ -15,31 +14,11 @@ beforeAll(() =>
 );
 afterAll(() => harness.stop());
 
-async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 describe('an outcome that cannot be recorded', () => {
   it('ends in a dead letter after its deliveries, and its job fails saying why instead of hanging', async () => {
     const jobs = harness.app.get(JobsService);
     const storage = harness.app.get<Storage>(STORAGE);
-    const job = await jobs.create(
-      create(CreateJobRequestSchema, {
-        accountId: 'acc',
-        convertAllowance: 5,
-        taskOrder: ['in', 'to-jpg'],
-        tasks: {
-          in: create(TaskSpecSchema, { operation: 'import/upload', filename: 'photo.png' }),
-          'to-jpg': create(TaskSpecSchema, { operation: 'convert', input: ['in'], outputFormat: 'jpg' }),
-        },
-      }),
-    );
-    await storage.put(`uploads/${job.id}/in`, Readable.from([Buffer.from('png bytes')]));
+    const job = await createUploadedJob(jobs, storage, { withExport: false });
     await jobs.completeUpload(job.id, 'acc');
     const work = await harness.pullWork(Subjects.tasksImport);
     expect(work?.jobId).toBe(job.id);
@@ -51,7 +30,7 @@ describe('an outcome that cannot be recorded', () => {
     });
 
     const jsm = await harness.nats.jetstreamManager();
-    await waitFor(async () => (await readDeadLetters(jsm, { limit: 10 })).some((letter) => letter.jobId === job.id), 'the dead letter');
+    await waitFor(async () => (await readDeadLetters(jsm, { limit: 10 })).some((letter) => letter.jobId === job.id), 'the dead letter', 30_000);
     const [letter] = (await readDeadLetters(jsm, { limit: 10 })).filter((candidate) => candidate.jobId === job.id);
     expect(letter).toMatchObject({ source: DeadLetterSources.orchestrator, kind: 'outcome', taskName: 'in', attempts: 2 });
     expect(letter?.error).toMatch(/accounts\.usage\.charge|no responders|timed out|unavailable/i);
@@ -64,7 +43,7 @@ describe('an outcome that cannot be recorded', () => {
     await waitFor(async () => {
       await harness.app.get(Reconciler).reconcile();
       return (await jobs.get(job.id, 'acc')).status === 'failed';
-    }, 'the job to fail');
+    }, 'the job to fail', 30_000);
     const failed = await jobs.get(job.id, 'acc');
     expect(failed.error).toMatch(/^task to-jpg failed: could not be dispatched: /);
   });

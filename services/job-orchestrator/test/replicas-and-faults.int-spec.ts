@@ -1,7 +1,5 @@
-import { Readable } from 'node:stream';
 import { create, fromBinary } from '@bufbuild/protobuf';
 import {
-  CreateJobRequestSchema,
   JOB_EVENTS_STREAM,
   JobEventSchema,
   JobRefSchema,
@@ -9,7 +7,6 @@ import {
   Streams,
   Subjects,
   TERMINAL_JOB_STATUSES,
-  TaskSpecSchema,
 } from '@transmute/contracts';
 import { RpcClient } from '@transmute/messaging';
 import { STORAGE, type Storage } from '@transmute/storage';
@@ -17,6 +14,7 @@ import { AckPolicy, DeliverPolicy } from 'nats';
 import { Reconciler } from '../src/dispatch/reconciler';
 import { JobsService } from '../src/jobs/jobs.service';
 import { JobStore } from '../src/store/job-store';
+import { createUploadedJob } from './job-fixtures';
 import { OrchestratorHarness } from './orchestrator-harness';
 import { WorkerPoolSim } from './worker-pool.sim';
 
@@ -36,20 +34,7 @@ afterAll(() => harness.stop());
 
 /** A job created on one replica and started through jobs.complete-upload, which either replica may answer. */
 async function startJob(webhookUrl: string): Promise<string> {
-  const job = await harness.app.get(JobsService).create(
-    create(CreateJobRequestSchema, {
-      accountId: 'acc',
-      webhookUrl,
-      convertAllowance: 5,
-      taskOrder: ['in', 'to-jpg', 'out'],
-      tasks: {
-        in: create(TaskSpecSchema, { operation: 'import/upload', filename: 'photo.png' }),
-        'to-jpg': create(TaskSpecSchema, { operation: 'convert', input: ['in'], outputFormat: 'jpg' }),
-        out: create(TaskSpecSchema, { operation: 'export/url', input: ['to-jpg'], inputIsList: true }),
-      },
-    }),
-  );
-  await storage.put(`uploads/${job.id}/in`, Readable.from([Buffer.from('png bytes')]));
+  const job = await createUploadedJob(harness.app.get(JobsService), storage, { webhookUrl });
   const reply = await harness.app
     .get(RpcClient)
     .call(Subjects.jobsCompleteUpload, JobRefSchema, create(JobRefSchema, { jobId: job.id, accountId: 'acc' }), JobReplySchema, 10_000);

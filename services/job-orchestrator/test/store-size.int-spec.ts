@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { create } from '@bufbuild/protobuf';
-import { CreateJobRequestSchema, TaskSpecSchema } from '@transmute/contracts';
 import { STORAGE, type Storage } from '@transmute/storage';
 import { Reconciler } from '../src/dispatch/reconciler';
 import { JobsService } from '../src/jobs/jobs.service';
 import type { LiveJob, LiveTask } from '../src/store/live-job';
 import { JobStore } from '../src/store/job-store';
 import { StoreCounters } from '../src/store/store-counters';
+import { createUploadedJob } from './job-fixtures';
 import { OrchestratorHarness } from './orchestrator-harness';
 import { WorkerPoolSim } from './worker-pool.sim';
 
@@ -38,19 +36,7 @@ async function phase(): Promise<{ opsPerJob: number; msPerJob: number }> {
   const before = counters.snapshot();
   const started = performance.now();
   for (let index = 0; index < JOBS_PER_PHASE; index += 1) {
-    const job = await jobs.create(
-      create(CreateJobRequestSchema, {
-        accountId: 'acc',
-        convertAllowance: 5,
-        taskOrder: ['in', 'to-jpg', 'out'],
-        tasks: {
-          in: create(TaskSpecSchema, { operation: 'import/upload', filename: 'photo.png' }),
-          'to-jpg': create(TaskSpecSchema, { operation: 'convert', input: ['in'], outputFormat: 'jpg' }),
-          out: create(TaskSpecSchema, { operation: 'export/url', input: ['to-jpg'], inputIsList: true }),
-        },
-      }),
-    );
-    await storage.put(`uploads/${job.id}/in`, Readable.from([Buffer.from('png bytes')]));
+    const job = await createUploadedJob(jobs, storage);
     await jobs.completeUpload(job.id, 'acc');
     const deadline = Date.now() + 20_000;
     while ((await store.get(job.id))?.finalized !== true) {
@@ -108,7 +94,6 @@ describe('the job store at thousands of jobs', () => {
     const now = Date.now();
     for (let batch = 0; batch < SEEDED / 100; batch += 1) await Promise.all(Array.from({ length: 100 }, () => store.create(endedJob(now))));
     const seeded = await phase();
-    // eslint-disable-next-line no-console
     console.log(
       `store size: ${empty.opsPerJob.toFixed(1)} writes/job and ${empty.msPerJob.toFixed(0)} ms/job on an empty store, ` +
         `${seeded.opsPerJob.toFixed(1)} writes/job and ${seeded.msPerJob.toFixed(0)} ms/job after ${SEEDED} more jobs (time ratio ${(seeded.msPerJob / empty.msPerJob).toFixed(2)})`,

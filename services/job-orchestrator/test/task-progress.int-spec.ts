@@ -1,8 +1,7 @@
-import { Readable } from 'node:stream';
-import { create } from '@bufbuild/protobuf';
-import { CreateJobRequestSchema, type Job, Subjects, TaskSpecSchema } from '@transmute/contracts';
+import { type Job, Subjects } from '@transmute/contracts';
 import { STORAGE, type Storage } from '@transmute/storage';
 import { JobsService } from '../src/jobs/jobs.service';
+import { createUploadedJob, waitFor } from './job-fixtures';
 import { OrchestratorHarness } from './orchestrator-harness';
 
 /** Progress reports of a running convert (TaskProgress outcomes) show on the task while it runs, and only then. */
@@ -17,31 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => harness.stop());
 
-async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 const convertTask = async (job: Job) => (await jobs.get(job.id, 'acc')).tasks.find((task) => task.name === 'to-jpg');
 
 describe('task progress', () => {
   it('records the reported percent on the processing task, ignores other attempts, and drops it once finished', async () => {
-    const job = await jobs.create(
-      create(CreateJobRequestSchema, {
-        accountId: 'acc',
-        convertAllowance: 5,
-        taskOrder: ['in', 'to-jpg'],
-        tasks: {
-          in: create(TaskSpecSchema, { operation: 'import/upload', filename: 'photo.png' }),
-          'to-jpg': create(TaskSpecSchema, { operation: 'convert', input: ['in'], outputFormat: 'jpg' }),
-        },
-      }),
-    );
-    await storage.put(`uploads/${job.id}/in`, Readable.from([Buffer.from('png bytes')]));
+    const job = await createUploadedJob(jobs, storage, { withExport: false });
     await jobs.completeUpload(job.id, 'acc');
     await harness.pullWork(Subjects.tasksImport);
     await harness.report({

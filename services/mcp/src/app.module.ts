@@ -1,12 +1,15 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { NatsModule, RpcClientModule } from '@transmute/messaging';
-import { type BaseConfig, ServiceKitModule } from '@transmute/service-kit';
+import { ServiceKitModule } from '@transmute/service-kit';
+import type { McpConfig } from './config';
+import { McpEndpoint } from './http/mcp-endpoint';
+import { PlatformClient } from './platform/platform-client';
 
 export const SERVICE_NAME = 'mcp';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: BaseConfig): DynamicModule {
+  static forRoot(config: McpConfig): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -14,6 +17,7 @@ export class AppModule {
         NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
         RpcClientModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
       ],
+      providers: [PlatformClient, McpEndpoint],
     };
   }
 }

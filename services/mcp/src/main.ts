@@ -1,5 +1,7 @@
 import 'reflect-metadata';
-import { baseConfig, runService } from '@transmute/service-kit';
+import { runService } from '@transmute/service-kit';
 import { AppModule, SERVICE_NAME } from './app.module';
+import { mcpConfig } from './config';
 
-void runService({ name: SERVICE_NAME, config: baseConfig(8086), module: (config) => AppModule.forRoot(config) });
+// The MCP route parses its own JSON body (after authentication), so no app-wide parser.
+void runService({ name: SERVICE_NAME, config: mcpConfig, module: (config) => AppModule.forRoot(config), bodyParser: false });

@@ -14,6 +14,7 @@ import type { RunningPlatform } from '../platform/platform-types';
 import { registeredFamilies } from '../platform/converter-families';
 import { startPlatform } from '../platform/start-platform';
 import { repoRoot } from '../repo-root';
+import { writeEndpointsFile } from './endpoints-file';
 import { acquirePidLock } from './pid-lock';
 
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
@@ -23,11 +24,12 @@ async function main(): Promise<void> {
   const stateDir = join(repoRoot(), '.transmute');
   const releaseLock = await acquirePidLock(join(stateDir, 'up.pid'));
   try {
-    const { infra, platform } = await startEverything(stateDir);
+    const { infra, platform, removeEndpoints } = await startEverything(stateDir);
     removeEarlyExit();
     const signal = await nextStopSignal();
     console.log(`\n${signal}: stopping services, then NATS and FerretDB (Ctrl-C again to force) ...`);
     exitAtOnceOnSignal();
+    removeEndpoints();
     await shutdown(platform, infra);
     console.log('stopped');
   } finally {
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
   }
 }
 
-async function startEverything(stateDir: string): Promise<{ infra: RunningInfra; platform: RunningPlatform }> {
+async function startEverything(stateDir: string): Promise<{ infra: RunningInfra; platform: RunningPlatform; removeEndpoints: () => void }> {
   const dataDir = join(stateDir, 'data');
   const logDir = join(stateDir, 'logs');
 
@@ -57,19 +59,26 @@ async function startEverything(stateDir: string): Promise<{ infra: RunningInfra;
   await seedDevAccount(platform.env);
   const keyFile = join(stateDir, 'dev-api-key');
   await writeFile(keyFile, `${platform.devApiKey}\n`, { mode: 0o600 });
+  // The ports are free ones: the admin CLI (and anyone) finds them here.
+  const endpointsFile = join(stateDir, 'endpoints.json');
+  const removeEndpoints = await writeEndpointsFile(endpointsFile, infra, platform);
+  process.once('exit', removeEndpoints);
   console.log(
     [
       '',
       `Transmute is up:  ${platform.baseUrl}`,
+      `website:          ${platform.baseUrl}/   (dashboard: ${platform.baseUrl}/dashboard)`,
       `dev API key:      ${platform.devApiKey}   (also in ${keyFile})`,
+      `MCP server:       ${platform.mcpUrl}   (OAuth, or the API key as a bearer token)`,
       `logs:             ${logDir}/<service>.log`,
       `NATS:             ${infra.natsUrl}`,
       `MongoDB (wire):   ${infra.mongoUri}`,
+      `endpoints:        ${endpointsFile}   (read by pnpm admin)`,
       '',
       'Ctrl-C stops everything.',
     ].join('\n'),
   );
-  return { infra, platform };
+  return { infra, platform, removeEndpoints };
 }
 
 /** `transmute-admin seed-dev` against the running platform's NATS and database. */

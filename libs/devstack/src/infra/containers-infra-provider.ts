@@ -16,6 +16,7 @@ export class ContainersInfraProvider implements InfraProvider {
     // Loaded lazily: testcontainers pulls in dockerode and friends, which the
     // default local-process path never needs. require (not import()) because
     // this is CommonJS and jest would need ESM support for a dynamic import.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { GenericContainer, Wait } = require('testcontainers') as typeof import('testcontainers');
 
     const started: StartedTestContainer[] = [];

@@ -4,6 +4,9 @@ import { repoRoot } from '../repo-root';
 
 export type LocalTool = 'nats-server' | 'ferretdb' | 'minio' | 'fake-gcs-server';
 
+/** Tools only the tests use, installed by `install-tools.sh test` (make test-tools), not by make up. */
+const TEST_ONLY = new Set<LocalTool>(['minio', 'fake-gcs-server']);
+
 /** Where libs/devstack/bin/install-tools.sh puts the native tools. */
 export function defaultToolsBin(): string {
   return join(repoRoot(), '.tools', 'bin');
@@ -18,7 +21,8 @@ export function requireTool(toolsBin: string, tool: LocalTool): string {
   try {
     accessSync(path, constants.X_OK);
   } catch {
-    throw new Error(`${tool} not found at ${path}: run \`make tools\` (libs/devstack/bin/install-tools.sh)`);
+    const target = TEST_ONLY.has(tool) ? 'make test-tools` (libs/devstack/bin/install-tools.sh test)' : 'make tools` (libs/devstack/bin/install-tools.sh)';
+    throw new Error(`${tool} not found at ${path}: run \`${target}`);
   }
   return path;
 }

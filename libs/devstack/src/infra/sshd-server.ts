@@ -38,7 +38,7 @@ export async function startSshd(): Promise<RunningSshd> {
   try {
     accessSync(SSHD, constants.X_OK);
   } catch {
-    throw new Error(`${SSHD} not found: install openssh-server (listed in libs/devstack/bin/packages/apt.txt; run make tools)`);
+    throw new Error(`${SSHD} not found: install openssh-server (listed in libs/devstack/bin/packages/apt-test.txt; run make test-tools)`);
   }
   const { password, uid, gid } = await ensureTestAccount();
   const dir = await mkdtemp(join(tmpdir(), 'transmute-sshd-'));
@@ -131,7 +131,7 @@ async function ensureTestAccount(): Promise<{ password: string; uid: number; gid
     }
     if (!exists) await run('useradd', ['--system', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', SFTP_TEST_USER]);
     await new Promise<void>((resolve, reject) => {
-      const child = execFile('chpasswd', (error) => (error ? reject(error) : resolve()));
+      const child = execFile('chpasswd', (error) => (error ? reject(new Error(`chpasswd failed: ${error.message}`, { cause: error })) : resolve()));
       child.stdin?.end(`${SFTP_TEST_USER}:${password}\n`);
     });
   }

@@ -32,6 +32,8 @@ export interface RunningPlatform {
   /** Every gateway replica's base URL, the first being baseUrl. */
   gatewayUrls: string[];
   devApiKey: string;
+  /** The MCP server ({mcp_url}), e.g. http://127.0.0.1:8086/mcp */
+  mcpUrl: string;
   services: ManagedService[];
   /** The variables shared by every service (without TRANSMUTE_HTTP_PORT). */
   env: Record<string, string>;

@@ -7,6 +7,7 @@ describe('buildPlatformEnv', () => {
     natsUrl: 'nats://127.0.0.1:4222',
     mongoUri: 'mongodb://127.0.0.1:27017/',
     gatewayPort: 8080,
+    mcpPort: 8086,
     dataDir: '/data',
     secrets,
   };
@@ -18,6 +19,7 @@ describe('buildPlatformEnv', () => {
       TRANSMUTE_MONGODB_URI: 'mongodb://127.0.0.1:27017/transmute',
       TRANSMUTE_HTTP_HOST: '127.0.0.1',
       TRANSMUTE_PUBLIC_URL: 'http://127.0.0.1:8080',
+      TRANSMUTE_MCP_PUBLIC_URL: 'http://127.0.0.1:8086/mcp',
       TRANSMUTE_STORAGE_DRIVER: 'fs',
       TRANSMUTE_STORAGE_FS_ROOT: '/data/storage',
       TRANSMUTE_STORAGE_SIGNING_KEY: secrets.storageSigningKey,

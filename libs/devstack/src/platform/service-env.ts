@@ -10,6 +10,8 @@ export interface PlatformEnvInput {
   /** mongodb://host:port/ as given by the infrastructure. */
   mongoUri: string;
   gatewayPort: number;
+  /** The MCP server's port: its URL ({mcp_url}) is the resource OAuth tokens are bound to. */
+  mcpPort: number;
   dataDir: string;
   secrets: PlatformSecrets;
   extraEnv?: Record<string, string>;
@@ -23,6 +25,7 @@ export function buildPlatformEnv(input: PlatformEnvInput): Record<string, string
     TRANSMUTE_MONGODB_URI: withDatabase(input.mongoUri, DATABASE_NAME),
     TRANSMUTE_HTTP_HOST: LOOPBACK,
     TRANSMUTE_PUBLIC_URL: `http://${LOOPBACK}:${input.gatewayPort}`,
+    TRANSMUTE_MCP_PUBLIC_URL: mcpUrlOf(input.mcpPort),
     TRANSMUTE_STORAGE_DRIVER: 'fs',
     TRANSMUTE_STORAGE_FS_ROOT: join(input.dataDir, 'storage'),
     TRANSMUTE_STORAGE_SIGNING_KEY: input.secrets.storageSigningKey,
@@ -33,6 +36,9 @@ export function buildPlatformEnv(input: PlatformEnvInput): Record<string, string
     ...input.extraEnv,
   };
 }
+
+/** `{mcp_url}` of a platform whose MCP server listens on `port`. */
+export const mcpUrlOf = (port: number): string => `http://${LOOPBACK}:${port}/mcp`;
 
 /**
  * The full environment of one service process: the parent's environment

@@ -8,7 +8,7 @@ import { loadOrCreateSecrets } from './platform-secrets';
 import type { ManagedService, RunningPlatform, StartPlatformOptions } from './platform-types';
 import { waitUntilReady } from './readiness';
 import { assignPorts, DEFAULT_GATEWAY_PORT, extraGatewayDefinitions, GATEWAY, serviceDefinitions, type ServiceDefinition } from './service-catalog';
-import { buildPlatformEnv, buildServiceEnv } from './service-env';
+import { buildPlatformEnv, buildServiceEnv, mcpUrlOf } from './service-env';
 
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 10_000;
@@ -27,6 +27,7 @@ export async function startPlatform(opts: StartPlatformOptions): Promise<Running
     natsUrl: opts.infra.natsUrl,
     mongoUri: opts.infra.mongoUri,
     gatewayPort: portOf(GATEWAY),
+    mcpPort: portOf('mcp'),
     dataDir: opts.dataDir,
     secrets,
     ...(opts.extraEnv && { extraEnv: opts.extraEnv }),
@@ -92,6 +93,7 @@ export async function startPlatform(opts: StartPlatformOptions): Promise<Running
     baseUrl: `http://${LOOPBACK}:${portOf(GATEWAY)}`,
     gatewayUrls: definitions.filter((def) => def.dir === GATEWAY).map((def) => `http://${LOOPBACK}:${portOf(def.name)}`),
     devApiKey: secrets.devApiKey,
+    mcpUrl: mcpUrlOf(portOf('mcp')),
     services,
     env,
     stopService: (name) => stopOne(definitionOf(name).name),

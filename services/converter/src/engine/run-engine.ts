@@ -112,7 +112,8 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineOutput
       clearTimeout(killTimer);
       reject(ServiceFailure.unavailable(`the ${engine} engine could not be started: ${error.message}`, error));
     });
-    child.on('close', async (code, signal) => {
+    // The handler awaits the output stream; `void` says nothing waits for it, and every path inside settles the promise.
+    child.on('close', (code, signal) => void (async () => {
       finish();
       const writeError = await stdoutWritten?.then(
         () => undefined,
@@ -139,7 +140,7 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineOutput
           cause: { command: engine, args: options.args, code, signal },
         }),
       );
-    });
+    })());
   });
 }
 

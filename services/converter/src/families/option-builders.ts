@@ -75,6 +75,7 @@ export function choiceOr<T extends string>(value: unknown, allowed: readonly T[]
 
 /** One of the allowed values (compared as text, so 44100 and '44100' both match), or undefined. */
 export function choiceIn<T extends string | number>(value: unknown, allowed: readonly T[]): T | undefined {
-  if (value === undefined || value === null) return undefined;
+  // Only text and numbers can name a choice; an object never matches one.
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   return allowed.find((candidate) => String(candidate) === String(value));
 }

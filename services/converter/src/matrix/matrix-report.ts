@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FamilyMatrixReport } from './matrix-runner';
 
@@ -49,7 +49,9 @@ export function renderMarkdown(report: MatrixReport): string {
 }
 
 /** Writes `matrix-report.json` and `matrix-report.md` into `dir`; returns their paths. */
+/** Writes the JSON and Markdown reports into `dir`, creating it (and its parents) when missing. */
 export async function writeReport(report: MatrixReport, dir: string): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
   const json = join(dir, 'matrix-report.json');
   const markdown = join(dir, 'matrix-report.md');
   await writeFile(json, `${JSON.stringify(report, null, 2)}\n`);

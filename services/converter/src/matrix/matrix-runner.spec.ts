@@ -1,10 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceFailure } from '@transmute/contracts';
 import type { ConverterFamily } from '../families/family';
 import type { FamilyProof } from './family-proof';
-import { renderMarkdown, summarize } from './matrix-report';
+import { renderMarkdown, summarize, writeReport } from './matrix-report';
 import { runFamilyMatrix } from './matrix-runner';
 
 /** A family that upper-cases text: exercises the runner, not an engine. */
@@ -30,7 +30,7 @@ function textFamily(): ConverterFamily & { started: boolean; stopped: boolean } 
       if (request.outputFormat === 'broken') throw ServiceFailure.validation('this pair never works');
       await writeFile(request.outputPath, (await readFile(request.inputPath, 'utf8')).toUpperCase());
     },
-  } as ConverterFamily & { started: boolean; stopped: boolean };
+  };
 }
 
 const proof: FamilyProof = {
@@ -71,5 +71,21 @@ describe('runFamilyMatrix', () => {
     expect(new Set(report.results.map((result) => result.outputFormat))).toEqual(new Set(['up', 'broken']));
     expect(run).not.toContain('bad>up');
     expect(report.listed).toBe(4);
+  });
+});
+
+describe('writeReport', () => {
+  it('creates the output directory and its parents when they do not exist', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'matrix-report-spec-'));
+    try {
+      const report = await runFamilyMatrix({ family: textFamily(), proof, workDir: join(root, 'work'), concurrency: 1 });
+      const dir = join(root, 'not', 'yet', 'there');
+      const written = await writeReport(summarize([report]), dir);
+      expect(written).toEqual([join(dir, 'matrix-report.json'), join(dir, 'matrix-report.md')]);
+      expect(JSON.parse(await readFile(written[0]!, 'utf8')).totals).toEqual({ listed: 4, run: 4, passed: 2, failed: 2 });
+      expect(await readFile(written[1]!, 'utf8')).toContain('| text | full |');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

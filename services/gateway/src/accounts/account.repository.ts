@@ -35,7 +35,7 @@ export class AccountRepository {
     return this.accounts.find().sort({ _id: 1 }).lean<AccountRecord[]>().exec();
   }
 
-  async updateAccount(id: string, set: Partial<Pick<AccountRecord, 'plan' | 'signingSecret' | 'name'>>): Promise<AccountRecord | null> {
+  async updateAccount(id: string, set: Partial<Pick<AccountRecord, 'plan' | 'signingSecret' | 'name' | 'suspended'>>): Promise<AccountRecord | null> {
     const result = await this.accounts.updateOne({ _id: id }, { $set: set }).exec();
     return result.matchedCount === 0 ? null : this.findAccount(id);
   }

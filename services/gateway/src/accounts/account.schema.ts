@@ -19,6 +19,10 @@ export class AccountDocument {
 
   @Prop({ type: Date, required: true })
   createdAt!: Date;
+
+  /** Set by `transmute-admin accounts suspend`: its keys and website sessions stop working at once. */
+  @Prop({ type: Boolean, default: false })
+  suspended?: boolean;
 }
 export const AccountSchema = SchemaFactory.createForClass(AccountDocument);
 

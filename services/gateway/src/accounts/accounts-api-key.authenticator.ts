@@ -4,6 +4,7 @@ import { ApiKeyAuthenticator, type CallerContext, type Principal } from '../auth
 import { AccountsService } from './accounts.service';
 import { apiKeyMatches, apiKeyPrefix } from './api-key-secret';
 import { IpRuleSet } from './ip-rules';
+import { KeyLastUsed } from './key-last-used';
 import type { Plan } from './plans';
 
 export function principalOf(accountId: string, keyId: string, plan: Plan, anonymous = false): Principal {
@@ -16,7 +17,10 @@ export function principalOf(accountId: string, keyId: string, plan: Plan, anonym
  */
 @Injectable()
 export class AccountsApiKeyAuthenticator extends ApiKeyAuthenticator {
-  constructor(private readonly accounts: AccountsService) {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly lastUsed: KeyLastUsed,
+  ) {
     super();
   }
 
@@ -30,6 +34,8 @@ export class AccountsApiKeyAuthenticator extends ApiKeyAuthenticator {
     }
     const account = await this.accounts.findAccount(stored.accountId);
     if (!account) return null;
+    if (account.suspended) throw new ServiceFailure(ErrorCode.FORBIDDEN, 'this account is suspended');
+    this.lastUsed.touch(prefix);
     return principalOf(account._id, prefix, this.accounts.planOf(account));
   }
 }

@@ -28,6 +28,7 @@ export interface AccountView {
   name: string;
   plan: string;
   createdAt: string;
+  suspended: boolean;
 }
 
 export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString('hex')}`;
@@ -37,7 +38,7 @@ export function keyView(key: ApiKeyRecord): ApiKeyView {
 }
 
 export function accountView(account: AccountRecord): AccountView {
-  return { id: account._id, name: account.name, plan: account.plan, createdAt: new Date(account.createdAt).toISOString() };
+  return { id: account._id, name: account.name, plan: account.plan, createdAt: new Date(account.createdAt).toISOString(), suspended: account.suspended === true };
 }
 
 /** Accounts, their plans, keys and signing secrets: what operators manage through the admin CLI. */
@@ -104,6 +105,13 @@ export class AccountsService {
   async setPlan(id: string, planName: string): Promise<AccountRecord> {
     const plan = this.knownPlan(planName);
     const account = await this.repository.updateAccount(id, { plan: plan.name });
+    if (!account) throw ServiceFailure.notFound(`no account "${id}"`);
+    return account;
+  }
+
+  /** Suspends (or restores) an account: its keys and sessions are refused from the next request on, on every replica. */
+  async setSuspended(id: string, suspended: boolean): Promise<AccountRecord> {
+    const account = await this.repository.updateAccount(id, { suspended });
     if (!account) throw ServiceFailure.notFound(`no account "${id}"`);
     return account;
   }

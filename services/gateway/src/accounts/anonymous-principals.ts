@@ -11,8 +11,9 @@ export function anonymousAccountId(clientIp: string): string {
 
 /**
  * The website's no-account user: one principal per client IP, on the
- * anonymous plan (its own small quota and rate limit). The REST API never
- * accepts it: ApiKeyGuard requires a key.
+ * anonymous plan (its own small quota and rate limit). A plain API call never
+ * gets it: ApiKeyGuard gives it only to the website's own requests (CSRF token
+ * and origin, see people/web-principals.ts), never to a missing or wrong key.
  */
 @Injectable()
 export class AnonymousPrincipals {

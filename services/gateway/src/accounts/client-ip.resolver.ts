@@ -15,6 +15,11 @@ export class ClientIpResolver {
   }
 
   of(request: Pick<Request, 'headers' | 'socket'>): string {
-    return clientIpOf(request.socket.remoteAddress, request.headers['x-forwarded-for'], this.trusted);
+    return this.ofAddress(request.socket.remoteAddress, request.headers['x-forwarded-for']);
+  }
+
+  /** The same, from a request seen by another service (the MCP server passes its peer and X-Forwarded-For). */
+  ofAddress(socketAddress: string | undefined, forwardedFor: string | string[] | undefined): string {
+    return clientIpOf(socketAddress, forwardedFor, this.trusted);
   }
 }

@@ -18,6 +18,12 @@ export const Buckets = {
   charges: { name: 'account_charges', ttlMs: 7 * 24 * 3_600_000 },
   /** Files downloaded at least once (the first download is free). */
   downloads: { name: 'account_downloads', ttlMs: 7 * 24 * 3_600_000 },
+  /** When each API key last authenticated (ms since epoch), keyed by prefix; written at most once a minute per replica. */
+  keyLastUsed: { name: 'account_key_last_used', ttlMs: 0 },
+  /** The website's sign-in sessions (people module): SHA-256 of the session token -> SessionRecord. */
+  sessions: { name: 'people_sessions', ttlMs: 7 * 24 * 3_600_000 },
+  /** Failed sign-ins per email digest and per client-IP digest (people module); forgotten 15 minutes after the last one. */
+  signInFailures: { name: 'people_signin_failures', ttlMs: 15 * 60_000 },
 } as const;
 export type BucketName = keyof typeof Buckets;
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { KV } from 'nats';
 import { fromBinary, toBinary } from '@bufbuild/protobuf';
 import { ErrorCode, ServiceFailure, type UsageCounters, type UsageRecord, UsageRecordSchema } from '@transmute/contracts';
 import { KvBuckets, compareAndSet } from './kv-buckets';
@@ -10,6 +11,12 @@ const digest = (text: string): string => createHash('sha256').update(text, 'utf8
 const decode = (value: Uint8Array | undefined): UsageRecord | undefined => (value ? fromBinary(UsageRecordSchema, value) : undefined);
 const encode = (record: UsageRecord): Uint8Array => toBinary(UsageRecordSchema, record);
 const usageKey = (accountId: string): string => `usage.${accountId}`;
+
+/** A charge id's marker: applied (spent), or claimed by a request still deciding it. */
+const APPLIED = 1;
+const DECIDING = 2;
+/** A claim older than this was left by a request that died while deciding; it may be taken over. */
+const ABANDONED_CLAIM_MS = 30_000;
 
 /**
  * Usage counters per account in NATS KV, changed only by compare-and-set:
@@ -32,16 +39,8 @@ export class UsageMeter {
   async charge(accountId: string, plan: Plan, charge: Charge, chargeId = '', now = new Date()): Promise<UsageCounters> {
     const charges = chargeId ? await this.buckets.get('charges') : undefined;
     const marker = `charge.${digest(`${accountId}/${chargeId}`)}`;
-    if (charges) {
-      // Claimed before spending: two deliveries of one charge cannot both spend.
-      try {
-        await charges.create(marker, new Uint8Array([1]));
-      } catch {
-        const existing = await charges.get(marker);
-        if (existing?.operation === 'PUT') return this.read(accountId, plan, now);
-        throw ServiceFailure.unavailable('the usage store is unavailable');
-      }
-    }
+    // Claimed before spending: two deliveries of one charge cannot both spend.
+    if (charges && (await this.claim(charges, marker)) === 'applied') return this.read(accountId, plan, now);
     const kv = await this.buckets.get('usage');
     const outcome = await compareAndSet<ChargeResult>(kv, usageKey(accountId), (stored) => {
       const result = applyCharge(decode(stored), plan, charge, now);
@@ -52,7 +51,29 @@ export class UsageMeter {
       if (charges) await charges.delete(marker);
       throw new ServiceFailure(ErrorCode.QUOTA_EXCEEDED, outcome.refusal);
     }
+    if (charges) await charges.put(marker, new Uint8Array([APPLIED]));
     return countersOf(accountId, plan, outcome.record);
+  }
+
+  /**
+   * Takes the charge id for this request, or says it was applied already. A
+   * charge another request is still deciding is neither: the caller is told
+   * to come back (retryable), since that charge may yet be refused.
+   */
+  private async claim(charges: KV, marker: string): Promise<'claimed' | 'applied'> {
+    try {
+      await charges.create(marker, new Uint8Array([DECIDING]));
+      return 'claimed';
+    } catch {
+      const existing = await charges.get(marker);
+      if (existing?.operation !== 'PUT') throw ServiceFailure.unavailable('the usage store is unavailable');
+      if (existing.value[0] !== DECIDING) return 'applied';
+      if (Date.now() - existing.created.getTime() > ABANDONED_CLAIM_MS) {
+        await charges.update(marker, new Uint8Array([DECIDING]), existing.revision);
+        return 'claimed';
+      }
+      throw ServiceFailure.unavailable('this charge is being decided by another request; try again shortly');
+    }
   }
 
   async refundConversions(accountId: string, conversions: number, now = new Date()): Promise<void> {

@@ -13,6 +13,7 @@ import type { RpcClient } from '@transmute/messaging';
 import type { AccountQuota } from '../accounts/account-quota';
 import { type AccountsService, accountView } from '../accounts/accounts.service';
 import type { DevKeySeeder } from '../accounts/dev-key-bootstrap';
+import type { PeopleService } from '../people/people.service';
 import { type Plan, formatGb } from '../accounts/plans';
 
 export interface AdminServices {
@@ -20,6 +21,7 @@ export interface AdminServices {
   quota: AccountQuota;
   seeder: DevKeySeeder;
   rpc: RpcClient;
+  people: PeopleService;
 }
 
 /** What a command prints: JSON with --json, text otherwise. */
@@ -39,6 +41,9 @@ export const USAGE = `transmute-admin <command> [--json]
   accounts list
   accounts show <id>                 account, plan, keys and usage
   accounts set-plan <id> <plan>
+  accounts suspend <id>              its keys and website sessions stop at once
+  accounts unsuspend <id>
+  people list                        website sign-ups: email, account, created
   keys create <account> [--allow-ip <ip|cidr>]... [--label <text>]   prints the key once
   keys list <account>
   keys delete <prefix>               effective at once on every gateway replica
@@ -49,7 +54,9 @@ export const USAGE = `transmute-admin <command> [--json]
   webhooks deliveries <jobId>        the webhook delivery log of a job
   seed-dev                           account "dev" and TRANSMUTE_DEV_API_KEY (make up)
 
-Reads TRANSMUTE_MONGODB_URI, TRANSMUTE_NATS_URL and TRANSMUTE_PLANS like the gateway.`;
+Reads TRANSMUTE_MONGODB_URI, TRANSMUTE_NATS_URL and TRANSMUTE_PLANS like the gateway. Beside a running
+\`make up\`, the values it wrote to .transmute/endpoints.json (found from the current folder up, or named
+by TRANSMUTE_ENDPOINTS_FILE) fill in what the environment does not set.`;
 
 /** Every command, checked before connecting to anything. */
 export const COMMANDS = [
@@ -57,6 +64,9 @@ export const COMMANDS = [
   'accounts list',
   'accounts show',
   'accounts set-plan',
+  'accounts suspend',
+  'accounts unsuspend',
+  'people list',
   'keys create',
   'keys list',
   'keys delete',
@@ -131,7 +141,7 @@ export async function runCommand(services: AdminServices, { words, options }: Pa
     }
     case 'accounts list': {
       const views = (await accounts.listAccounts()).map(accountView);
-      return { json: views, text: views.map((a) => `${a.id}\t${a.plan}\t${a.name}`).join('\n') || '(no accounts)' };
+      return { json: views, text: views.map((a) => `${a.id}\t${a.plan}${a.suspended ? '\tsuspended' : ''}\t${a.name}`).join('\n') || '(no accounts)' };
     }
     case 'accounts show': {
       const account = await accounts.account(arg(words, 2, 'id'));
@@ -150,6 +160,15 @@ export async function runCommand(services: AdminServices, { words, options }: Pa
     case 'accounts set-plan': {
       const view = accountView(await accounts.setPlan(arg(words, 2, 'id'), arg(words, 3, 'plan')));
       return { json: view, text: `account ${view.id} is on plan ${view.plan}` };
+    }
+    case 'accounts suspend':
+    case 'accounts unsuspend': {
+      const view = accountView(await accounts.setSuspended(arg(words, 2, 'id'), words[1] === 'suspend'));
+      return { json: view, text: `account ${view.id} is ${view.suspended ? 'suspended' : 'active'}` };
+    }
+    case 'people list': {
+      const people = await services.people.list();
+      return { json: people, text: people.map((p) => `${p.email}\t${p.accountId}\t${p.createdAt}`).join('\n') || '(no people)' };
     }
     case 'keys create': {
       const created = await accounts.createKey(arg(words, 2, 'account'), {
@@ -188,15 +207,12 @@ export async function runCommand(services: AdminServices, { words, options }: Pa
       return { json: usageJson(usage), text: usageText(usage) };
     }
     case 'webhooks deliveries': {
-      const reply = await services.rpc.call(
+      const list = await services.rpc.request(
         Subjects.webhooksDeliveries,
         WebhookDeliveriesRequestSchema,
         create(WebhookDeliveriesRequestSchema, { jobId: arg(words, 2, 'jobId') }),
         WebhookDeliveriesReplySchema,
       );
-      if (reply.outcome.case === 'error') throw ServiceFailure.fromMessage(reply.outcome.value);
-      if (reply.outcome.case !== 'deliveries') throw new ServiceFailure(ErrorCode.INTERNAL, `${Subjects.webhooksDeliveries} answered nothing`);
-      const list = reply.outcome.value;
       const text = list.deliveries
         .map((d) => `${d.deliveryId}\t${d.state}\t${d.event}\t${d.url}\t${d.attempts.length} attempt(s)${d.attempts.at(-1)?.error ? `\tlast error: ${d.attempts.at(-1)?.error}` : ''}`)
         .join('\n');

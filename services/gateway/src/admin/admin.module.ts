@@ -2,6 +2,7 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { NatsModule, RpcClientModule } from '@transmute/messaging';
 import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
 import { AccountsModule } from '../accounts/accounts.module';
+import { PeopleAdminModule } from '../people/people.module';
 import type { AdminConfig } from './admin.config';
 
 const NAME = 'transmute-admin';
@@ -30,6 +31,7 @@ export class AdminModule {
         NatsModule.forRoot({ url: config.natsUrl, name: NAME }),
         RpcClientModule.forRoot({ url: config.natsUrl, name: NAME }),
         AccountsModule.forAdmin(config),
+        PeopleAdminModule,
       ],
     };
   }

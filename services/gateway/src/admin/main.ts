@@ -4,10 +4,11 @@ import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
 import { RpcClient } from '@transmute/messaging';
-import { ConfigError, loadConfig } from '@transmute/service-kit';
+import { ConfigError, findLocalEndpoints, loadConfig, withLocalEndpoints } from '@transmute/service-kit';
 import { AccountQuota } from '../accounts/account-quota';
 import { AccountsService } from '../accounts/accounts.service';
 import { DevKeySeeder } from '../accounts/dev-key-bootstrap';
+import { PeopleService } from '../people/people.service';
 import { adminConfig } from './admin.config';
 import { type ParsedCommand, USAGE, isKnownCommand, runCommand } from './admin-commands';
 import { AdminModule } from './admin.module';
@@ -49,16 +50,23 @@ async function main(): Promise<number> {
     process.stderr.write(`unknown command "${parsed.words.join(' ')}"\n\n${USAGE}\n`);
     return 2;
   }
-  const config = loadConfig(adminConfig);
+  // Beside `make up`, its endpoints file says where NATS and the database are; variables still win.
+  const endpoints = findLocalEndpoints(process.env);
+  const config = loadConfig(adminConfig, withLocalEndpoints(process.env, endpoints));
   const deadline = setTimeout(() => {
-    process.stderr.write(`gave up after ${DEADLINE_MS / 1000} s: are NATS (${config.natsUrl}) and MongoDB reachable?\n`);
+    const hint = !endpoints.found
+      ? ' (no .transmute/endpoints.json found: is `make up` running?)'
+      : endpoints.stale
+        ? ` (${endpoints.path} is left from a make up that is no longer running)`
+        : '';
+    process.stderr.write(`gave up after ${DEADLINE_MS / 1000} s: are NATS (${config.natsUrl}) and MongoDB reachable?${hint}\n`);
     process.exit(1);
   }, DEADLINE_MS);
   deadline.unref();
   const app = await NestFactory.createApplicationContext(AdminModule.forRoot(config), { logger: false });
   try {
     const output = await runCommand(
-      { accounts: app.get(AccountsService), quota: app.get(AccountQuota), seeder: app.get(DevKeySeeder), rpc: app.get(RpcClient) },
+      { accounts: app.get(AccountsService), quota: app.get(AccountQuota), seeder: app.get(DevKeySeeder), rpc: app.get(RpcClient), people: app.get(PeopleService) },
       parsed,
     );
     process.stdout.write(`${parsed.json ? JSON.stringify(output.json, null, 2) : output.text}\n`);

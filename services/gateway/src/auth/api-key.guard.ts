@@ -1,10 +1,11 @@
-import { type CanActivate, type ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable, Optional, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
 import { ClientIpResolver } from '../accounts/client-ip.resolver';
 import { RequestRateLimits } from '../accounts/request-rate-limits';
 import { ApiKeyAuthenticator, type Principal } from './api-key-authenticator';
+import { WebPrincipalSource } from './web-principal-source';
 
 /** Where the guard leaves the caller's principal on the request. */
 export const PRINCIPAL = Symbol('principal');
@@ -26,7 +27,8 @@ export function apiKeyOf(request: Pick<Request, 'headers'>): string | null {
 
 /**
  * Every keyed route: the key (401 missing or wrong, 403 from an address the
- * key is not allowed from), then the key's rate limit (429), shared by all
+ * key is not allowed from; without a key, the website's session or anonymous
+ * principal when the request proves it comes from the website), then the key's rate limit (429), shared by all
  * gateway replicas.
  */
 @Injectable()
@@ -36,13 +38,16 @@ export class ApiKeyGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly clientIps: ClientIpResolver,
     private readonly rateLimits: RequestRateLimits,
+    @Optional() private readonly website?: WebPrincipalSource,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     if (this.reflector.get<boolean>(SANDBOX_NEEDS_NO_KEY, context.getHandler()) && isSandboxRequest(request.body)) return true;
     const key = apiKeyOf(request);
-    const principal = key ? await this.authenticator.authenticate(key, { clientIp: this.clientIps.of(request) }) : null;
+    const principal = key
+      ? await this.authenticator.authenticate(key, { clientIp: this.clientIps.of(request) })
+      : ((await this.website?.principalOf(request)) ?? null);
     if (!principal) throw new ServiceFailure(ErrorCode.UNAUTHENTICATED, 'missing or invalid API key');
     await this.rateLimits.admit(principal, context.switchToHttp().getResponse<Response>());
     request[PRINCIPAL] = principal;

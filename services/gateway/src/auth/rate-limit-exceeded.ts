@@ -5,7 +5,8 @@ export class RateLimitExceeded extends ServiceFailure {
   constructor(
     readonly retryAfterSeconds: number,
     limit: number,
+    message = `rate limit of ${limit} requests per minute exceeded; retry after ${retryAfterSeconds} s`,
   ) {
-    super(ErrorCode.RATE_LIMITED, `rate limit of ${limit} requests per minute exceeded; retry after ${retryAfterSeconds} s`);
+    super(ErrorCode.RATE_LIMITED, message);
   }
 }

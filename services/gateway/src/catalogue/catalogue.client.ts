@@ -1,53 +1,47 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { create, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import { create } from '@bufbuild/protobuf';
 import {
   type ConversionOption,
-  ErrorCode,
   FormatsReplySchema,
   FormatsRequestSchema,
   OptionsReplySchema,
   OptionsRequestSchema,
-  type ServiceError,
-  ServiceFailure,
+  RouteReplySchema,
+  RouteRequestSchema,
   Subjects,
 } from '@transmute/contracts';
-import { RpcClient } from '@transmute/messaging';
+import { RpcClient, type RpcRequestOptions } from '@transmute/messaging';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { GatewayConfig } from '../config';
 
 /** `catalogue.formats` / `catalogue.options` request/reply; the catalogue index is the one source of pairs. */
 @Injectable()
 export class CatalogueClient {
+  private readonly requestOptions: RpcRequestOptions;
+
   constructor(
     private readonly rpc: RpcClient,
-    @Inject(SERVICE_CONFIG) private readonly config: GatewayConfig,
-  ) {}
+    @Inject(SERVICE_CONFIG) config: GatewayConfig,
+  ) {
+    this.requestOptions = { timeoutMs: config.rpcTimeoutMs, unavailable: 'the catalogue is unavailable; try again shortly' };
+  }
 
   async formats(inputFormat: string): Promise<string[]> {
-    const reply = await this.call(Subjects.catalogueFormats, FormatsRequestSchema, create(FormatsRequestSchema, { inputFormat }), FormatsReplySchema);
-    throwIfError(reply.error);
-    return reply.formats;
+    const request = create(FormatsRequestSchema, { inputFormat });
+    const list = await this.rpc.request(Subjects.catalogueFormats, FormatsRequestSchema, request, FormatsReplySchema, this.requestOptions);
+    return list.formats;
   }
 
   async options(inputFormat: string, outputFormat: string): Promise<ConversionOption[]> {
     const request = create(OptionsRequestSchema, { inputFormat, outputFormat });
-    const reply = await this.call(Subjects.catalogueOptions, OptionsRequestSchema, request, OptionsReplySchema);
-    throwIfError(reply.error);
-    return reply.options;
+    const list = await this.rpc.request(Subjects.catalogueOptions, OptionsRequestSchema, request, OptionsReplySchema, this.requestOptions);
+    return list.options;
   }
 
-  private async call<D extends DescMessage, R extends DescMessage>(subject: string, schema: D, request: MessageShape<D>, replySchema: R): Promise<MessageShape<R>> {
-    try {
-      return await this.rpc.call(subject, schema, request, replySchema, this.config.rpcTimeoutMs);
-    } catch (error) {
-      if (error instanceof ServiceFailure && error.code === ErrorCode.UNAVAILABLE) {
-        throw ServiceFailure.unavailable('the catalogue is unavailable; try again shortly', error);
-      }
-      throw new ServiceFailure(ErrorCode.INTERNAL, `${subject} answered with a malformed reply`, false, { cause: error });
-    }
+  /** The family converting each pair ("" when none runs it). */
+  async families(inputFormat: string, outputFormats: string[]): Promise<Map<string, string>> {
+    const request = create(RouteRequestSchema, { pairs: outputFormats.map((outputFormat) => ({ inputFormat, outputFormat })) });
+    const list = await this.rpc.request(Subjects.catalogueRoute, RouteRequestSchema, request, RouteReplySchema, this.requestOptions);
+    return new Map(list.routes.map((route) => [route.outputFormat, route.family]));
   }
-}
-
-function throwIfError(error: ServiceError | undefined): void {
-  if (error && error.code !== ErrorCode.UNSPECIFIED) throw ServiceFailure.fromMessage(error);
 }

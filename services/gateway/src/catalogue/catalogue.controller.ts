@@ -2,7 +2,7 @@ import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import type { z } from 'zod';
 import { FormatsQuery, OptionsQuery } from '@transmute/api-schema';
 import type { FormatList, OptionList } from '@transmute/api-schema';
-import { ErrorCode, ServiceFailure } from '@transmute/contracts';
+import { ErrorCode, ServiceFailure, normaliseFormatName } from '@transmute/contracts';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { validationMessage } from '../http/validation-message';
 import { CatalogueClient } from './catalogue.client';
@@ -23,7 +23,8 @@ export class CatalogueController {
 
   @Get('formats')
   async formats(@Query() raw: unknown): Promise<z.infer<typeof FormatList>> {
-    const inputFormat = query(FormatsQuery, raw).input_format?.toLowerCase();
+    const given = query(FormatsQuery, raw).input_format;
+    const inputFormat = given === undefined ? undefined : normaliseFormatName(given);
     const formats = await this.catalogue.formats(inputFormat ?? '');
     return { status: 'success', count: formats.length, ...(inputFormat !== undefined && { input_format: inputFormat }), formats };
   }
@@ -31,8 +32,8 @@ export class CatalogueController {
   @Get('options')
   async options(@Query() raw: unknown): Promise<z.infer<typeof OptionList>> {
     const parsed = query(OptionsQuery, raw);
-    const inputFormat = parsed.input_format.toLowerCase();
-    const outputFormat = parsed.output_format.toLowerCase();
+    const inputFormat = normaliseFormatName(parsed.input_format);
+    const outputFormat = normaliseFormatName(parsed.output_format);
     const options = (await this.catalogue.options(inputFormat, outputFormat)).map(renderOption);
     return { status: 'success', input_format: inputFormat, output_format: outputFormat, count: options.length, options };
   }

@@ -1,14 +1,7 @@
 import { Controller, Get, Inject, Param, UseGuards } from '@nestjs/common';
 import { create } from '@bufbuild/protobuf';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import {
-  ErrorCode,
-  ServiceFailure,
-  Subjects,
-  type WebhookDeliveryRecord,
-  WebhookDeliveriesReplySchema,
-  WebhookDeliveriesRequestSchema,
-} from '@transmute/contracts';
+import { Subjects, type WebhookDeliveryRecord, WebhookDeliveriesReplySchema, WebhookDeliveriesRequestSchema } from '@transmute/contracts';
 import { RpcClient } from '@transmute/messaging';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { ApiKeyGuard } from '../auth/api-key.guard';
@@ -55,20 +48,13 @@ export class WebhookDeliveriesController {
     if (!principal) throw new Error('ApiKeyGuard let a keyed request through without a principal');
     // 404 for a job that is not the caller's, before anything about its deliveries.
     await this.jobs.get(jobId, principal.accountId);
-    let reply;
-    try {
-      reply = await this.rpc.call(
-        Subjects.webhooksDeliveries,
-        WebhookDeliveriesRequestSchema,
-        create(WebhookDeliveriesRequestSchema, { jobId, accountId: principal.accountId }),
-        WebhookDeliveriesReplySchema,
-        this.config.rpcTimeoutMs,
-      );
-    } catch (error) {
-      throw ServiceFailure.unavailable('the webhook delivery log is unavailable; try again shortly', error);
-    }
-    if (reply.outcome.case === 'error') throw ServiceFailure.fromMessage(reply.outcome.value);
-    if (reply.outcome.case !== 'deliveries') throw new ServiceFailure(ErrorCode.INTERNAL, `${Subjects.webhooksDeliveries} answered nothing`);
-    return { deliveries: reply.outcome.value.deliveries.map(renderDelivery) };
+    const list = await this.rpc.request(
+      Subjects.webhooksDeliveries,
+      WebhookDeliveriesRequestSchema,
+      create(WebhookDeliveriesRequestSchema, { jobId, accountId: principal.accountId }),
+      WebhookDeliveriesReplySchema,
+      { timeoutMs: this.config.rpcTimeoutMs, unavailable: 'the webhook delivery log is unavailable; try again shortly' },
+    );
+    return { deliveries: list.deliveries.map(renderDelivery) };
   }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { type CreateJobRequest, ErrorCode, ServiceFailure } from '@transmute/contracts';
 import { type Storage, storageKey } from '@transmute/storage';
+import { resolveBase64Format } from './content-format';
 
 const DATA_URI_PREFIX = /^data:[^,]*?(;base64)?,/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -38,6 +39,7 @@ export async function storeBase64Files(request: CreateJobRequest, storage: Stora
       throw new ServiceFailure(ErrorCode.PAYLOAD_TOO_LARGE, `task ${name}: the decoded file is ${bytes.length} bytes; the limit is ${maxBytes}`);
     }
     spec.file = '';
+    await resolveBase64Format(request, name, bytes);
     if (!options.store) {
       // Sandbox: validated like a real job, nothing stored; the orchestrator only needs to see the file was given.
       spec.storedKey = SANDBOX_STORED_KEY;

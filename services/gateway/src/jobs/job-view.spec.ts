@@ -1,7 +1,7 @@
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { type Job, JobSchema, type Task, TaskResultSchema, TaskSchema } from '@transmute/contracts';
-import { jobFiles, renderJob, renderTaskResult } from './job-view';
+import { type Job, JobSchema, type Task, TaskSchema } from '@transmute/contracts';
+import { jobFiles, renderJob } from './job-view';
 
 const JOB_ID = '0123456789abcdef0123456789abcdef';
 const at = (iso: string) => timestampFromDate(new Date(iso));
@@ -98,21 +98,7 @@ describe('renderJob', () => {
   });
 });
 
-describe('renderTaskResult', () => {
-  it.each([
-    ['export/url keeps url and filename', { url: 'u', filename: 'f' }, { url: 'u', filename: 'f' }],
-    ['convert shows download_url', { downloadUrl: 'd' }, { download_url: 'd' }],
-    ['failure shows error', { error: 'boom' }, { error: 'boom' }],
-    ['several files', { url: 'u1', filename: 'f1', files: [{ url: 'u1', filename: 'f1' }, { url: 'u2', filename: 'f2' }] }, {
-      url: 'u1',
-      filename: 'f1',
-      files: [{ url: 'u1', filename: 'f1' }, { url: 'u2', filename: 'f2' }],
-    }],
-    ['nothing set renders nothing', {}, {}],
-  ])('%s', (_name, result, expected) => {
-    expect(renderTaskResult(create(TaskResultSchema, result))).toEqual(expected);
-  });
-
+describe('task results in the job view', () => {
   it('omits a task result that carries nothing', () => {
     const view = renderJob(job({ tasks: [task('c', 'convert', { result: {} })] }));
     expect(view.tasks[0]).not.toHaveProperty('result');

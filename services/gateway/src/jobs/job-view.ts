@@ -1,5 +1,6 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import type { Job, Task, TaskResult } from '@transmute/contracts';
+import { type FileView, type TaskResultView, renderTaskResult } from '@transmute/api-schema';
+import type { Job, Task } from '@transmute/contracts';
 
 /** A job as the API returns it (spec: "Job (response body)"). */
 export interface JobView {
@@ -31,29 +32,6 @@ export interface TaskView {
   /** 0-100 while a long conversion runs and reports it. */
   progress?: number;
   result?: TaskResultView;
-}
-
-export interface UploadFormView {
-  url: string;
-  method: string;
-  parameters: Record<string, string>;
-  headers: Record<string, string>;
-  expiresAt: string;
-}
-
-export interface FileView {
-  url: string;
-  filename: string;
-}
-
-/** Spec: "Task results"; only the fields the task has. */
-export interface TaskResultView {
-  form?: UploadFormView;
-  url?: string;
-  filename?: string;
-  download_url?: string;
-  error?: string;
-  files?: FileView[];
 }
 
 /** The job-level result (the spec leaves its fields open; see README): the job's downloadable files. */
@@ -101,27 +79,8 @@ function renderTask(jobId: string, task: Task): TaskView {
     updatedAt: isoAlways(task.updatedAt),
   };
   if (task.progress !== undefined) view.progress = task.progress;
-  const result = task.result ? renderTaskResult(task.result) : undefined;
+  const result = task.result ? renderTaskResult(task.result, { uploadForm: true }) : undefined;
   if (result && Object.keys(result).length > 0) view.result = result;
-  return view;
-}
-
-export function renderTaskResult(result: TaskResult): TaskResultView {
-  const view: TaskResultView = {};
-  if (result.form) {
-    view.form = {
-      url: result.form.url,
-      method: result.form.method,
-      parameters: { ...result.form.parameters },
-      headers: { ...result.form.headers },
-      expiresAt: isoAlways(result.form.expiresAt),
-    };
-  }
-  if (result.url) view.url = result.url;
-  if (result.filename) view.filename = result.filename;
-  if (result.downloadUrl) view.download_url = result.downloadUrl;
-  if (result.error) view.error = result.error;
-  if (result.files.length > 0) view.files = result.files.map(({ url, filename }) => ({ url, filename }));
   return view;
 }
 

@@ -11,6 +11,7 @@ import type { GatewayConfig } from '../config';
 import { JsonBody } from '../http/json-body.decorator';
 import { ImportsStore } from '../imports/imports.store';
 import { storeBase64Files } from './base64-files';
+import { resolveImportFormat } from './content-format';
 import { parseCreateJobBody } from './create-job-request.parser';
 import { type JobView, renderJob } from './job-view';
 import { JobsClient } from './jobs.client';
@@ -76,5 +77,6 @@ export class JobsController {
     }
     request.importKey = record.key;
     request.importFilename = record.filename;
+    await resolveImportFormat(request, record, this.storage);
   }
 }

@@ -38,13 +38,3 @@ export function sanitiseFilename(name: string): string {
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
   return clean === '.' || clean === '..' ? '' : clean.slice(0, 255);
 }
-
-const FORMAT = /^[a-z0-9]{1,16}$/;
-
-/** input_format inferred from the file name the source gave (Content-Disposition, URL, key, path); '' when none. */
-export function formatOf(filename: string): string {
-  const dot = filename.lastIndexOf('.');
-  if (dot <= 0) return '';
-  const extension = filename.slice(dot + 1).toLowerCase();
-  return FORMAT.test(extension) ? extension : '';
-}

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { create } from '@bufbuild/protobuf';
-import { RouteReplySchema, RouteRequestSchema, ServiceFailure, Subjects } from '@transmute/contracts';
+import { RouteReplySchema, RouteRequestSchema, Subjects } from '@transmute/contracts';
 import { RpcClient } from '@transmute/messaging';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
@@ -21,17 +21,10 @@ export class CatalogueClient {
   ) {}
 
   async route(pairs: { inputFormat: string; outputFormat: string }[]): Promise<ConversionRoute[]> {
-    try {
-      const reply = await this.rpc.call(
-        Subjects.catalogueRoute,
-        RouteRequestSchema,
-        create(RouteRequestSchema, { pairs }),
-        RouteReplySchema,
-        this.config.catalogueTimeoutMs,
-      );
-      return reply.routes;
-    } catch (error) {
-      throw ServiceFailure.unavailable('the format catalogue is unavailable', error);
-    }
+    const list = await this.rpc.request(Subjects.catalogueRoute, RouteRequestSchema, create(RouteRequestSchema, { pairs }), RouteReplySchema, {
+      timeoutMs: this.config.catalogueTimeoutMs,
+      unavailable: 'the format catalogue is unavailable',
+    });
+    return list.routes;
   }
 }

@@ -109,7 +109,11 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
       this.logger.warn({ jobId: job.id, tasks: names, reason }, 'refusing converts that could not be prepared');
       await this.driver.step(job.id, (current, at) => {
         const tasks = { ...current.tasks };
-        for (const name of names) tasks[name] = (tasks[name] && moveTask(tasks[name]!, 'refuse', { now: at, error: reason })) ?? tasks[name]!;
+        for (const name of names) {
+          const task = tasks[name];
+          const refused = task && moveTask(task, 'refuse', { now: at, error: reason });
+          if (refused) tasks[name] = refused;
+        }
         return { ...current, tasks };
       });
     }

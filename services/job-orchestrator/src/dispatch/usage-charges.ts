@@ -22,16 +22,19 @@ export class UsageCharges {
   async chargeConvert(accountId: string, task: { jobId: string; name: string }, inputs: readonly Pick<LiveTask, 'output'>[]): Promise<string | null> {
     if (!this.config.usageMetering) return null;
     const bytes = inputs.reduce((sum, input) => sum + (input.output?.size ?? 0), 0);
-    const reply = await this.rpc.call(
-      Subjects.accountsUsageCharge,
-      ChargeUsageRequestSchema,
-      create(ChargeUsageRequestSchema, { accountId, bytes: BigInt(bytes), conversions: 0, chargeId: `${task.jobId}/${task.name}` }),
-      ChargeUsageReplySchema,
-    );
-    if (reply.outcome.case === 'usage') return null;
-    const error = reply.outcome.case === 'error' ? reply.outcome.value : undefined;
-    if (error?.code === ErrorCode.QUOTA_EXCEEDED || error?.code === ErrorCode.NOT_FOUND) return `quota: ${error.message}`;
-    // Anything else (the accounts module unreachable) is retried by whoever asked to dispatch.
-    throw new ServiceFailure(error?.code ?? ErrorCode.INTERNAL, error?.message || 'accounts.usage.charge answered nothing', true);
+    try {
+      await this.rpc.request(
+        Subjects.accountsUsageCharge,
+        ChargeUsageRequestSchema,
+        create(ChargeUsageRequestSchema, { accountId, bytes: BigInt(bytes), conversions: 0, chargeId: `${task.jobId}/${task.name}` }),
+        ChargeUsageReplySchema,
+        { unavailable: 'the accounts module is unavailable to charge the conversion' },
+      );
+      return null;
+    } catch (error) {
+      if (error instanceof ServiceFailure && (error.code === ErrorCode.QUOTA_EXCEEDED || error.code === ErrorCode.NOT_FOUND)) return `quota: ${error.message}`;
+      // Anything else (the accounts module unreachable, a charge still being decided) is retried by whoever asked to dispatch.
+      throw error;
+    }
   }
 }

@@ -1,6 +1,6 @@
-const FORMAT = /^[a-z0-9]{1,16}$/;
+import { formatOfFilename } from '@transmute/contracts';
 
-/** Lowercase extension of a file name, URL or storage path, or '' when it has none worth trusting. */
+/** The format a file name, URL or storage path names by its extension, lowercase; '' when it names none. */
 export function formatFromName(name: string): string {
   if (!name) return '';
   let path = name;
@@ -9,19 +9,7 @@ export function formatFromName(name: string): string {
   } catch {
     // not a URL: a file name or a key
   }
-  const base = decodeURIComponentSafe(path.split('/').pop() ?? '');
-  const dot = base.lastIndexOf('.');
-  if (dot <= 0) return '';
-  const extension = base.slice(dot + 1).toLowerCase();
-  return FORMAT.test(extension) ? extension : '';
-}
-
-export function normaliseFormat(format: string): string {
-  return format.trim().toLowerCase();
-}
-
-export function isValidFormat(format: string): boolean {
-  return FORMAT.test(format);
+  return formatOfFilename(decodeURIComponentSafe(path.split('/').pop() ?? ''));
 }
 
 function decodeURIComponentSafe(value: string): string {

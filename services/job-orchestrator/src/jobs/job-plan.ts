@@ -7,9 +7,11 @@ import {
   type TaskSpec,
   isExportOperation,
   isImportOperation,
+  isFormatName,
   isOperation,
+  normaliseFormatName,
 } from '@transmute/contracts';
-import { formatFromName, isValidFormat, normaliseFormat } from './formats';
+import { formatFromName } from './formats';
 
 export interface PlannedTask {
   name: string;
@@ -181,18 +183,18 @@ function resolveFormats(names: string[], specs: Map<string, TaskSpec>, dependsOn
     let inputFormat = '';
     let outputFormat = '';
     if (isImportOperation(spec.operation)) {
-      inputFormat = normaliseFormat(spec.inputFormat) || formatFromName(spec.filename || spec.url || spec.key || spec.path);
+      inputFormat = normaliseFormatName(spec.inputFormat) || formatFromName(spec.filename || spec.url || spec.key || spec.path);
       outputFormat = inputFormat;
     } else if (spec.operation === 'convert') {
       const upstream = dependsOn.get(name)?.[0] as string;
       const upstreamFormat = resolve(upstream);
       // A chained convert always reads what its upstream convert wrote.
-      inputFormat = specs.get(upstream)?.operation === 'convert' ? upstreamFormat : normaliseFormat(spec.inputFormat) || upstreamFormat;
-      outputFormat = normaliseFormat(spec.outputFormat);
-      if (!isValidFormat(outputFormat)) throw invalid(`convert task ${name}: output_format ${JSON.stringify(outputFormat)} is not a format name (1 to 16 letters or digits)`);
+      inputFormat = specs.get(upstream)?.operation === 'convert' ? upstreamFormat : normaliseFormatName(spec.inputFormat) || upstreamFormat;
+      outputFormat = normaliseFormatName(spec.outputFormat);
+      if (!isFormatName(outputFormat)) throw invalid(`convert task ${name}: output_format ${JSON.stringify(outputFormat)} is not a format name (1 to 16 letters or digits)`);
       // Neither a name nor input_format tells: the importer recognises the bytes, and the convert is routed when they arrive.
       if (inputFormat) {
-        if (!isValidFormat(inputFormat)) throw invalid(`convert task ${name}: input_format ${JSON.stringify(inputFormat)} is not a format name (1 to 16 letters or digits)`);
+        if (!isFormatName(inputFormat)) throw invalid(`convert task ${name}: input_format ${JSON.stringify(inputFormat)} is not a format name (1 to 16 letters or digits)`);
         conversions.push({ task: name, inputFormat, outputFormat });
       }
     }

@@ -1,88 +1,62 @@
-import { Controller, Logger } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { create, type JsonValue } from '@bufbuild/protobuf';
+import { Controller } from '@nestjs/common';
 import {
+  type CreateJobRequest,
   CreateJobRequestSchema,
-  ErrorCode,
   type Job,
+  type JobList,
   JobListReplySchema,
+  JobListSchema,
+  type JobRef,
   JobRefSchema,
   JobReplySchema,
+  type ListJobsRequest,
   ListJobsRequestSchema,
   ServiceFailure,
   Subjects,
   asServiceFailure,
 } from '@transmute/contracts';
-import { decodeRpc, encodeRpc } from '@transmute/messaging';
+import { create } from '@bufbuild/protobuf';
+import { RpcHandler } from '@transmute/messaging';
 import { JobsAdmission } from './jobs-admission';
 import { JobsService } from './jobs.service';
 
 /** The job store (JetStream) or the history store (MongoDB) did not answer. */
 const STORE_DOWN = /Mongo(Network|ServerSelection|NotConnected)Error|MongooseServerSelectionError|buffering timed out|TIMEOUT|CONNECTION_CLOSED|DISCONNECT|no responders|503/;
 
-/** `jobs.*` request/reply: the gateway's way in. */
+/** A store that did not answer is the client's 503, not an internal error. */
+function classify(error: unknown): ServiceFailure {
+  if (!(error instanceof ServiceFailure) && error instanceof Error && STORE_DOWN.test(`${error.name} ${error.message}`)) {
+    return ServiceFailure.unavailable('the job store is unavailable', error);
+  }
+  return asServiceFailure(error);
+}
+
+/** `jobs.*` request/reply: the gateway's way in, each bounded by the admission. */
 @Controller()
 export class JobsRpcController {
-  private readonly logger = new Logger(JobsRpcController.name);
-
   constructor(
     private readonly jobs: JobsService,
     private readonly admission: JobsAdmission,
   ) {}
 
-  @MessagePattern(Subjects.jobsCreate)
-  create(@Payload() payload: unknown): Promise<JsonValue> {
-    return this.reply(() => this.jobs.create(decodeRpc(CreateJobRequestSchema, payload)));
+  @RpcHandler(Subjects.jobsCreate, CreateJobRequestSchema, JobReplySchema, { classify })
+  create(request: CreateJobRequest): Promise<Job> {
+    return this.admission.run(() => this.jobs.create(request));
   }
 
-  @MessagePattern(Subjects.jobsGet)
-  get(@Payload() payload: unknown): Promise<JsonValue> {
-    return this.reply(() => {
-      const ref = decodeRpc(JobRefSchema, payload);
-      return this.jobs.get(ref.jobId, ref.accountId);
-    });
+  @RpcHandler(Subjects.jobsGet, JobRefSchema, JobReplySchema, { classify })
+  get({ jobId, accountId }: JobRef): Promise<Job> {
+    return this.admission.run(() => this.jobs.get(jobId, accountId));
   }
 
-  @MessagePattern(Subjects.jobsCompleteUpload)
-  completeUpload(@Payload() payload: unknown): Promise<JsonValue> {
-    return this.reply(() => {
-      const ref = decodeRpc(JobRefSchema, payload);
-      return this.jobs.completeUpload(ref.jobId, ref.accountId);
-    });
+  @RpcHandler(Subjects.jobsCompleteUpload, JobRefSchema, JobReplySchema, { classify })
+  completeUpload({ jobId, accountId }: JobRef): Promise<Job> {
+    return this.admission.run(() => this.jobs.completeUpload(jobId, accountId));
   }
 
-  @MessagePattern(Subjects.jobsList)
-  async list(@Payload() payload: unknown): Promise<JsonValue> {
-    try {
-      const request = decodeRpc(ListJobsRequestSchema, payload);
-      const jobs = await this.admission.run(() => this.jobs.list(request.accountId, request.limit));
-      return encodeRpc(JobListReplySchema, create(JobListReplySchema, { outcome: { case: 'jobs', value: { jobs } } }));
-    } catch (error) {
-      return encodeRpc(JobListReplySchema, create(JobListReplySchema, { outcome: { case: 'error', value: this.failure(error).toMessage() } }));
-    }
-  }
-
-  private async reply(action: () => Promise<Job>): Promise<JsonValue> {
-    try {
-      const job = await this.admission.run(action);
-      return encodeRpc(JobReplySchema, create(JobReplySchema, { outcome: { case: 'job', value: job } }));
-    } catch (error) {
-      return encodeRpc(JobReplySchema, create(JobReplySchema, { outcome: { case: 'error', value: this.failure(error).toMessage() } }));
-    }
-  }
-
-  private failure(error: unknown): ServiceFailure {
-    const failure = this.classify(error);
-    if (failure.code === ErrorCode.INTERNAL || failure.code === ErrorCode.UNAVAILABLE) {
-      this.logger.error({ err: failure.cause ?? error }, failure.message);
-    }
-    return failure;
-  }
-
-  private classify(error: unknown): ServiceFailure {
-    if (error instanceof Error && STORE_DOWN.test(`${error.name} ${error.message}`)) {
-      return ServiceFailure.unavailable('the job store is unavailable', error);
-    }
-    return asServiceFailure(error);
+  @RpcHandler(Subjects.jobsList, ListJobsRequestSchema, JobListReplySchema, { classify })
+  async list({ accountId, limit }: ListJobsRequest): Promise<JobList> {
+    const jobs = await this.admission.run(() => this.jobs.list(accountId, limit));
+    return create(JobListSchema, { jobs });
   }
 }

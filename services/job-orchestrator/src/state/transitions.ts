@@ -25,6 +25,8 @@ interface Transition<S extends string, R> {
   /** The states the move may lead to; the first is taken unless the caller names one of them. */
   to: readonly S[];
   set: (record: R, input: TransitionInput) => Partial<R>;
+  /** Bookkeeping no client sees: `updatedAt` stays, so the last event still equals the job as read. */
+  silent?: true;
 }
 
 const failure = (input: TransitionInput) => ({ error: input.error || 'unknown error' });
@@ -42,7 +44,12 @@ export const TASK_TRANSITIONS = {
     set: (task, input) => ({ attempt: task.attempt + 1, deadlineAt: input.now + (input.deadlineMs ?? 0), publishedAt: null, progress: null }),
   },
   /** Its work message is in the stream: from now on it waits for a worker, up to the dispatch deadline. */
-  confirm: { from: ['queued'], to: ['queued'], set: (_task, input) => ({ publishedAt: input.now, deadlineAt: input.now + (input.deadlineMs ?? 0) }) },
+  confirm: {
+    from: ['queued'],
+    to: ['queued'],
+    set: (_task, input) => ({ publishedAt: input.now, deadlineAt: input.now + (input.deadlineMs ?? 0) }),
+    silent: true,
+  },
   /** Missed its deadline: handed out again (reconciler). */
   redispatch: {
     from: RUNNING_TASK_STATUSES,
@@ -85,7 +92,7 @@ export const JOB_TRANSITIONS = {
     set: (_job, input) => ({ endedAt: input.now, finalized: false, error: input.error ?? '' }),
   },
   /** What follows the end is done; the credentials in the specs are erased. */
-  finalize: { from: TERMINAL_JOB_STATUSES, to: TERMINAL_JOB_STATUSES, set: () => ({ finalized: true }) },
+  finalize: { from: TERMINAL_JOB_STATUSES, to: TERMINAL_JOB_STATUSES, set: () => ({ finalized: true }), silent: true },
 } as const satisfies Record<string, Transition<JobStatus, LiveJob>>;
 
 export type TaskEvent = keyof typeof TASK_TRANSITIONS;
@@ -100,7 +107,7 @@ function move<S extends string, R extends { status: S; updatedAt: number }>(
   if (!transition.from.includes(record.status)) return null;
   const target = to ?? transition.to[0]!;
   if (!transition.to.includes(target)) return null;
-  return { ...record, ...transition.set(record, input), status: target, updatedAt: input.now };
+  return { ...record, ...transition.set(record, input), status: target, updatedAt: transition.silent ? record.updatedAt : input.now };
 }
 
 /** The task after `event`, or null when the table refuses the move (wrong state, or a stale attempt). */

@@ -1,17 +1,17 @@
-import { Controller, Logger } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { create, type JsonValue } from '@bufbuild/protobuf';
+import { Controller } from '@nestjs/common';
+import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
   Subjects,
   WebhookAttemptSchema,
   WebhookDeliveriesReplySchema,
+  type WebhookDeliveriesRequest,
   WebhookDeliveriesRequestSchema,
+  type WebhookDeliveryList,
   WebhookDeliveryListSchema,
   WebhookDeliveryRecordSchema,
-  asServiceFailure,
 } from '@transmute/contracts';
-import { decodeRpc, encodeRpc } from '@transmute/messaging';
+import { RpcHandler } from '@transmute/messaging';
 import { type DeliveryRecord, DeliveryRepository } from './delivery.repository';
 
 export function toRecordMessage(record: DeliveryRecord) {
@@ -38,23 +38,13 @@ export function toRecordMessage(record: DeliveryRecord) {
 /** `webhooks.deliveries`: a job's delivery log, for the gateway (account holder) and the admin CLI. */
 @Controller()
 export class DeliveriesRpcController {
-  private readonly logger = new Logger(DeliveriesRpcController.name);
-
   constructor(private readonly repository: DeliveryRepository) {}
 
-  @MessagePattern(Subjects.webhooksDeliveries)
-  async list(@Payload() payload: unknown): Promise<JsonValue> {
-    try {
-      const request = decodeRpc(WebhookDeliveriesRequestSchema, payload);
-      const records = await this.repository.listForJob(request.jobId);
-      // Another account's deliveries are as absent as none.
-      const visible = records.filter((record) => !request.accountId || record.accountId === request.accountId);
-      const deliveries = create(WebhookDeliveryListSchema, { deliveries: visible.map(toRecordMessage) });
-      return encodeRpc(WebhookDeliveriesReplySchema, create(WebhookDeliveriesReplySchema, { outcome: { case: 'deliveries', value: deliveries } }));
-    } catch (error) {
-      const failure = asServiceFailure(error);
-      this.logger.error({ err: failure.cause ?? error }, failure.message);
-      return encodeRpc(WebhookDeliveriesReplySchema, create(WebhookDeliveriesReplySchema, { outcome: { case: 'error', value: failure.toMessage() } }));
-    }
+  @RpcHandler(Subjects.webhooksDeliveries, WebhookDeliveriesRequestSchema, WebhookDeliveriesReplySchema)
+  async list(request: WebhookDeliveriesRequest): Promise<WebhookDeliveryList> {
+    const records = await this.repository.listForJob(request.jobId);
+    // Another account's deliveries are as absent as none.
+    const visible = records.filter((record) => !request.accountId || record.accountId === request.accountId);
+    return create(WebhookDeliveryListSchema, { deliveries: visible.map(toRecordMessage) });
   }
 }

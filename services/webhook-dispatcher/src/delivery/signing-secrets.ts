@@ -20,21 +20,14 @@ export class SigningSecrets {
 
   /** Throws a retryable UNAVAILABLE when nobody answers, the accounts module's own error otherwise. */
   async current(accountId: string): Promise<string> {
-    const reply = await this.rpc.call(
+    const secret = await this.rpc.request(
       Subjects.accountsSigningSecret,
       SigningSecretRequestSchema,
       create(SigningSecretRequestSchema, { accountId }),
       SigningSecretReplySchema,
-      this.config.secretTimeoutMs,
+      { timeoutMs: this.config.secretTimeoutMs },
     );
-    switch (reply.outcome.case) {
-      case 'secret':
-        if (reply.outcome.value === '') throw new ServiceFailure(ErrorCode.INTERNAL, `account ${accountId} has an empty signing secret`, true);
-        return reply.outcome.value;
-      case 'error':
-        throw ServiceFailure.fromMessage(reply.outcome.value);
-      default:
-        throw new ServiceFailure(ErrorCode.INTERNAL, `${Subjects.accountsSigningSecret} answered neither a secret nor an error`, true);
-    }
+    if (secret === '') throw new ServiceFailure(ErrorCode.INTERNAL, `account ${accountId} has an empty signing secret`, true);
+    return secret;
   }
 }

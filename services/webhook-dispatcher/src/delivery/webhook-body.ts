@@ -1,18 +1,11 @@
+import { type TaskResultView, renderTaskResult } from '@transmute/api-schema';
 import type { Job, TaskResult } from '@transmute/contracts';
-
-/** What a receiver gets in a task's `result`: the public fields that are set (never the upload form). */
-export interface WebhookTaskResult {
-  url?: string;
-  filename?: string;
-  files?: Array<{ url: string; filename: string }>;
-  download_url?: string;
-  error?: string;
-}
 
 export interface WebhookTask {
   operation: string;
   status: string;
-  result: WebhookTaskResult | null;
+  /** The public fields that are set, as in the REST job view, but never the upload form. */
+  result: TaskResultView | null;
 }
 
 /** The JSON body of a delivery (spec: Events, Webhook notification; `error` on job.failed is ours). */
@@ -25,14 +18,8 @@ export interface WebhookBody {
   error?: string;
 }
 
-function renderResult(result: TaskResult | undefined): WebhookTaskResult | null {
-  if (!result) return null;
-  const rendered: WebhookTaskResult = {};
-  if (result.url) rendered.url = result.url;
-  if (result.filename) rendered.filename = result.filename;
-  if (result.files.length > 0) rendered.files = result.files.map(({ url, filename }) => ({ url, filename }));
-  if (result.downloadUrl) rendered.download_url = result.downloadUrl;
-  if (result.error) rendered.error = result.error;
+function renderResult(result: TaskResult | undefined): TaskResultView | null {
+  const rendered = result ? renderTaskResult(result, { uploadForm: false }) : {};
   return Object.keys(rendered).length > 0 ? rendered : null;
 }
 

@@ -51,8 +51,8 @@ export class WebhookSender implements OnApplicationShutdown {
       await drain(response.body);
       const statusCode = response.status;
       const ok = statusCode >= 200 && statusCode < 300;
-      const retryAfter = response.headers['retry-after'];
-      const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, new Date());
+      const retryAfter: string | string[] | undefined = response.headers['retry-after'];
+      const retryAfterMs = parseRetryAfter(typeof retryAfter === 'string' ? retryAfter : retryAfter?.[0], new Date());
       return {
         statusCode,
         durationMs: elapsed(),

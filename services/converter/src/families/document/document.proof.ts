@@ -144,9 +144,9 @@ export function documentProof(): FamilyProof {
     else if (format === 't2t') await writeFile(path, T2T);
     else if (format === 'creole') await writeFile(path, CREOLE);
     else if (PANDOC_SAMPLES[format]) {
-      await runEngine({ command: 'pandoc', args: ['--from', 'markdown', ...PANDOC_SAMPLES[format]!, '-o', path, await make('md', signal)], timeoutMs: 60_000, signal });
+      await runEngine({ command: 'pandoc', args: ['--from', 'markdown', ...PANDOC_SAMPLES[format], '-o', path, await make('md', signal)], timeoutMs: 60_000, signal });
     } else if (OFFICE_SAMPLES[format]) {
-      const { from, filter } = OFFICE_SAMPLES[format]!;
+      const { from, filter } = OFFICE_SAMPLES[format];
       await office(await make(from, signal), path, filter, signal);
     } else if (format === 'ps') {
       await runEngine({ command: 'pdftops', args: [await make('pdf', signal), path], timeoutMs: 60_000, signal });

@@ -45,7 +45,7 @@ export function ebookProof(): FamilyProof {
     if (format === 'md') {
       await writeFile(path, MARKDOWN);
     } else if (PANDOC_SAMPLES[format]) {
-      await runEngine({ command: 'pandoc', args: ['-f', 'markdown', ...PANDOC_SAMPLES[format]!, '-o', path, await make('md', signal)], timeoutMs: 60_000, signal });
+      await runEngine({ command: 'pandoc', args: ['-f', 'markdown', ...PANDOC_SAMPLES[format], '-o', path, await make('md', signal)], timeoutMs: 60_000, signal });
     } else if (CALIBRE_SAMPLES.has(format)) {
       await runEngine({
         command: 'ebook-convert',

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+/**
+ * `make test`: the non-jest checks given with --check, then jest, and at the
+ * very end one plain line CI reads, `N passed, N failed`, counted from jest's
+ * JSON results (plus one per check). The exit status is jest's, or 1 when a
+ * check failed.
+ *
+ *   node libs/devstack/dist/cli/run-tests.js [--check '<name>=<command>']... [-- <jest args>]
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { repoRoot } from '../repo-root';
+import { type CheckOutcome, type JestResults, summaryLine } from './test-summary';
+
+function run(command: string, args: string[], options: { shell?: boolean } = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: repoRoot(), stdio: 'inherit', shell: options.shell ?? false });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({ options: { check: { type: 'string', multiple: true, default: [] } }, allowPositionals: true });
+  const checks: CheckOutcome[] = [];
+  for (const spec of values.check) {
+    const at = spec.indexOf('=');
+    if (at <= 0) throw new Error(`--check expects <name>=<command>, got ${JSON.stringify(spec)}`);
+    const name = spec.slice(0, at);
+    console.log(`\n== ${name}: ${spec.slice(at + 1)}`);
+    const code = await run(spec.slice(at + 1), [], { shell: true });
+    checks.push({ name, passed: code === 0 });
+  }
+
+  const resultsDir = join(repoRoot(), 'test-results');
+  const resultsFile = join(resultsDir, 'jest.json');
+  await mkdir(resultsDir, { recursive: true });
+  await rm(resultsFile, { force: true });
+  const jestCode = await run('pnpm', ['exec', 'jest', '--json', '--outputFile', resultsFile, ...positionals]);
+  let results: JestResults | undefined;
+  try {
+    results = JSON.parse(await readFile(resultsFile, 'utf8')) as JestResults;
+  } catch {
+    // jest died before writing its results: summaryLine counts that as a failure.
+  }
+  const failedChecks = checks.filter((check) => !check.passed).map((check) => check.name);
+  if (failedChecks.length > 0) console.log(`\nfailed checks: ${failedChecks.join(', ')}`);
+  console.log(`\n${summaryLine(results, checks)}`);
+  if (jestCode !== 0) return jestCode;
+  return failedChecks.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  },
+);

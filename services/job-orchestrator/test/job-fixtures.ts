@@ -1,0 +1,37 @@
+import { Readable } from 'node:stream';
+import { create } from '@bufbuild/protobuf';
+import { type CreateJobRequest, CreateJobRequestSchema, type Job, TaskSpecSchema } from '@transmute/contracts';
+import type { Storage } from '@transmute/storage';
+import type { JobsService } from '../src/jobs/jobs.service';
+
+/** in (import/upload photo.png) -> to-jpg (convert) -> out (export/url, when asked), for account `acc`. */
+export function uploadConvertRequest(options: { webhookUrl?: string; withExport?: boolean } = {}): CreateJobRequest {
+  const withExport = options.withExport ?? true;
+  return create(CreateJobRequestSchema, {
+    accountId: 'acc',
+    webhookUrl: options.webhookUrl ?? '',
+    convertAllowance: 5,
+    taskOrder: withExport ? ['in', 'to-jpg', 'out'] : ['in', 'to-jpg'],
+    tasks: {
+      in: create(TaskSpecSchema, { operation: 'import/upload', filename: 'photo.png' }),
+      'to-jpg': create(TaskSpecSchema, { operation: 'convert', input: ['in'], outputFormat: 'jpg' }),
+      ...(withExport && { out: create(TaskSpecSchema, { operation: 'export/url', input: ['to-jpg'], inputIsList: true }) }),
+    },
+  });
+}
+
+/** Creates the job and puts its upload's bytes where the form points, ready for complete-upload. */
+export async function createUploadedJob(jobs: JobsService, storage: Storage, options?: Parameters<typeof uploadConvertRequest>[0]): Promise<Job> {
+  const job = await jobs.create(uploadConvertRequest(options));
+  await storage.put(`uploads/${job.id}/in`, Readable.from([Buffer.from('png bytes')]));
+  return job;
+}
+
+export async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

@@ -1,0 +1,105 @@
+/** Calls to the gateway from the pages: same origin, cookies, the CSRF token on every request. */
+
+let csrfToken = '';
+
+export function setCsrfToken(token: string): void {
+  csrfToken = token;
+}
+
+/** A failed call, with the gateway's plain message and status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+}
+
+export function headers(extra: Record<string, string> = {}): Record<string, string> {
+  return { Accept: 'application/json', 'X-CSRF-Token': csrfToken, ...extra };
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: headers(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+  } catch {
+    throw new ApiError(0, 'The server could not be reached. Check your connection and try again.');
+  }
+  const text = await response.text();
+  let json: any = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, json?.message ?? `The server answered ${response.status}.`, json?.retry_after);
+  if (json && typeof json.csrf_token === 'string') setCsrfToken(json.csrf_token);
+  return json as T;
+}
+
+export interface Person {
+  person_id: string;
+  email: string;
+  account_id: string;
+}
+
+export interface SessionAnswer {
+  csrf_token: string;
+  person: Person | null;
+}
+
+export async function loadSession(): Promise<Person | null> {
+  const answer = await api<SessionAnswer>('GET', '/web/api/session');
+  return answer.person;
+}
+
+export interface Usage {
+  plan: string;
+  month: string;
+  monthly_used_bytes: number;
+  monthly_allowance_bytes: number;
+  additional_used_bytes: number;
+  additional_allowance_bytes: number;
+  day: string;
+  daily_conversions_used: number;
+  daily_conversions_allowance: number;
+}
+
+export interface TaskView {
+  name: string;
+  operation: string;
+  status: string;
+  progress?: number;
+  result?: { form?: { url: string; method: string; headers: Record<string, string> }; url?: string; filename?: string; error?: string; files?: { url: string; filename: string }[] };
+}
+
+export interface JobView {
+  id: string;
+  tag: string;
+  status: string;
+  createdAt: string;
+  endedAt: string | null;
+  tasks: TaskView[];
+  result: { files: { task: string; url: string; filename: string }[] } | null;
+  error: string;
+}
+
+/** 1 GB = 10^9 bytes, as the plans count; two decimals like the spec's "1.00 GB". */
+export function formatGb(bytes: number): string {
+  return `${(bytes / 1e9).toFixed(2)} GB`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  if (bytes < 1e6) return `${(bytes / 1e3).toFixed(1)} kB`;
+  if (bytes < 1e9) return `${(bytes / 1e6).toFixed(1)} MB`;
+  return formatGb(bytes);
+}

@@ -1,0 +1,8 @@
+import { defineConfig } from 'vite';
+
+// Preact's automatic JSX runtime through esbuild: no plugin needed.
+export default defineConfig({
+  esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
+  build: { outDir: 'dist', emptyOutDir: true, target: 'es2020', sourcemap: false },
+  server: { proxy: { '/v1': 'http://127.0.0.1:8080', '/web': 'http://127.0.0.1:8080', '/storage': 'http://127.0.0.1:8080' } },
+});

@@ -181,7 +181,7 @@ export async function openJobStoreSeeder(natsUrl: string | undefined, mongoUri: 
       if (found === 0) throw new Error(`no record of job ${templateJobId} in any KV bucket or collection`);
     },
     seed: async (total, progress) => {
-      for (let written = 0; written < total; ) {
+      for (let written = 0; written < total;) {
         const ids = Array.from({ length: Math.min(MONGO_BATCH, total - written) }, newJobId);
         await Promise.all(stores.map((store) => store.write(ids)));
         written += ids.length;

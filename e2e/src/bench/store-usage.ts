@@ -46,7 +46,8 @@ export function usageLines(before: UsageSnapshot, after: UsageSnapshot): string[
   return [...after].map(([label, now]) => {
     const then = before.get(label);
     if (typeof now === 'string') return `${label}: ${now}`;
-    if (then === undefined || typeof then === 'string' || then.pid !== now.pid) return `${label} (pid ${now.pid}): CPU ${now.cpuSeconds.toFixed(2)} s total, RSS ${mib(now.rssBytes)}`;
+    if (then === undefined || typeof then === 'string' || then.pid !== now.pid)
+      return `${label} (pid ${now.pid}): CPU ${now.cpuSeconds.toFixed(2)} s total, RSS ${mib(now.rssBytes)}`;
     const waited = (now.runQueueSeconds - then.runQueueSeconds).toFixed(2);
     return `${label} (pid ${now.pid}): CPU ${(now.cpuSeconds - then.cpuSeconds).toFixed(2)} s in the phase (${then.cpuSeconds.toFixed(2)} -> ${now.cpuSeconds.toFixed(2)} s), waited ${waited} s for a CPU, RSS ${mib(then.rssBytes)} -> ${mib(now.rssBytes)}`;
   });

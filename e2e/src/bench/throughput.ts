@@ -158,7 +158,15 @@ interface SmallJobResult {
   raw: Summary;
 }
 
-async function smallJobs(target: BenchTarget, store: Store, options: Options, png: Buffer, engineMs: number, rawLoop: () => Promise<Summary>, label: string): Promise<Map<number, SmallJobResult>> {
+async function smallJobs(
+  target: BenchTarget,
+  store: Store,
+  options: Options,
+  png: Buffer,
+  engineMs: number,
+  rawLoop: () => Promise<Summary>,
+  label: string,
+): Promise<Map<number, SmallJobResult>> {
   const results = new Map<number, SmallJobResult>();
   for (const concurrency of options.concurrency) {
     // The machine is shared: its load changes from minute to minute, so each phase gets its own raw loop beside it.
@@ -193,7 +201,9 @@ async function main(): Promise<number> {
     const sample = await gradientPng(256, 256);
     const pngPath = join(dir, 'bench.png');
     await writeFile(pngPath, sample.bytes);
-    log(`target ${target.client.baseUrl}; store servers: ${store.servers.map((s) => ('port' in s ? `${s.label}:${s.port}` : s.label)).join(', ') || 'unknown (pass --nats/--mongo)'}`);
+    log(
+      `target ${target.client.baseUrl}; store servers: ${store.servers.map((s) => ('port' in s ? `${s.label}:${s.port}` : s.label)).join(', ') || 'unknown (pass --nats/--mongo)'}`,
+    );
     log(`image converter slots ${slots}, office pool size ${poolSize}; ${options.jobs} jobs per phase, at most ${options.maxPhaseMs / 1000} s each`);
 
     // 1. Small image jobs.
@@ -216,7 +226,9 @@ async function main(): Promise<number> {
     const empty = await smallJobs(target, store, options, sample.bytes, engineMs, rawLoop, 'empty store');
     const at16 = empty.get(16);
     if (at16) {
-      log(`ratio e2e@16 / raw loop: ${num((100 * at16.e2e.jobsPerSecond) / at16.raw.jobsPerSecond)} % against the loop just before it, ${num((100 * at16.e2e.jobsPerSecond) / raw.jobsPerSecond)} % against the first (target >= 80 % with 0 errors; errors ${at16.e2e.errors})`);
+      log(
+        `ratio e2e@16 / raw loop: ${num((100 * at16.e2e.jobsPerSecond) / at16.raw.jobsPerSecond)} % against the loop just before it, ${num((100 * at16.e2e.jobsPerSecond) / raw.jobsPerSecond)} % against the first (target >= 80 % with 0 errors; errors ${at16.e2e.errors})`,
+      );
     }
     let errors = [...empty.values()].reduce((sum, { e2e }) => sum + e2e.errors, 0);
 
@@ -248,7 +260,9 @@ async function main(): Promise<number> {
           if (!base) continue;
           // Also relative to each phase's raw loop, which takes out the machine's changing load.
           const relative = (100 * e2e.jobsPerSecond) / rawThen.jobsPerSecond / ((100 * base.e2e.jobsPerSecond) / base.raw.jobsPerSecond);
-          log(`  @${concurrency}: ${num(e2e.jobsPerSecond, 2)} vs ${num(base.e2e.jobsPerSecond, 2)} jobs/s empty = ${num((100 * e2e.jobsPerSecond) / base.e2e.jobsPerSecond)} %; as shares of their raw loops ${num(100 * relative)} % (target >= 90 %)`);
+          log(
+            `  @${concurrency}: ${num(e2e.jobsPerSecond, 2)} vs ${num(base.e2e.jobsPerSecond, 2)} jobs/s empty = ${num((100 * e2e.jobsPerSecond) / base.e2e.jobsPerSecond)} %; as shares of their raw loops ${num(100 * relative)} % (target >= 90 %)`,
+          );
         }
       }
     }
@@ -321,7 +335,8 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`bench:throughput failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    if (error instanceof Error && error.cause) process.stderr.write(`cause: ${String(error.cause instanceof Error ? error.cause.stack : error.cause)}\n`);
+    const cause: unknown = error instanceof Error ? error.cause : undefined;
+    if (cause) process.stderr.write(`cause: ${cause instanceof Error ? (cause.stack ?? cause.message) : JSON.stringify(cause)}\n`);
     process.exit(2);
   },
 );

@@ -90,7 +90,8 @@ async function run(argv: string[]): Promise<EngineLoopReport> {
     strict: true,
   });
   const make = FAMILIES[values.family ?? ''];
-  if (!make || !values.input || !values.to) throw new Error(`usage: run --family <${Object.keys(FAMILIES).join('|')}> --input FILE --to FORMAT [--jobs N] [--concurrency 1,2] [--max-seconds S]`);
+  if (!make || !values.input || !values.to)
+    throw new Error(`usage: run --family <${Object.keys(FAMILIES).join('|')}> --input FILE --to FORMAT [--jobs N] [--concurrency 1,2] [--max-seconds S]`);
   const jobs = Number(values.jobs);
   const levels = values.concurrency.split(',').map(Number);
   if (!Number.isInteger(jobs) || jobs < 1 || levels.some((level) => !Number.isInteger(level) || level < 1)) throw new Error('--jobs and --concurrency take positive integers');

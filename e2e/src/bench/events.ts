@@ -23,23 +23,12 @@ import { type Job, taskOf, uploadConvertExport } from '../support/api-types';
 import { startLocalPlatform } from '../support/platform';
 import { gradientPng } from '../support/samples';
 import { openJobEvents, type SseStream } from '../events/sse-client';
+import { percentile, positiveInteger } from './bench-kit';
 
 const STREAMS_PER_JOB = 50;
 const TARGETS_PER_JOB = 100;
 const KEEP_ALIVE_MS = 2_000;
 const HOLD_MS = 10_000;
-
-function positiveInteger(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} expects a positive integer, got ${JSON.stringify(raw)}`);
-  return value;
-}
-
-function percentile(sorted: number[], p: number): number {
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[Math.min(rank, sorted.length) - 1] ?? Number.NaN;
-}
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const log = (line: string) => process.stdout.write(`${line}\n`);

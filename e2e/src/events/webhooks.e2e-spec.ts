@@ -10,11 +10,14 @@ import { type Job, type TransmuteClient, gradientPng, taskOf, uploadConvertExpor
 import { platformFixture } from '../support/platform-fixture';
 import { type DocumentedReceiver, loadDocumentedReceiver } from './documented-receiver';
 import { type ReceivedRequest, ScriptedReceiver } from './scripted-receiver';
+import { adminJson } from './admin-cli';
 import { signingSecret } from './signing-secret';
 
 const SCHEDULE_MS = [0, 1_000, 2_000, 3_000, 4_000];
 const TIMEOUT_MS = 1_500;
 const DISPATCHER = 'webhook-dispatcher';
+/** A delivery that cannot be attempted (accounts module away) for this long ends as a dead letter. */
+const GIVE_UP_MS = 8_000;
 /** How late an attempt may come after its scheduled time (pull, scheduling, a loaded 2-core machine). */
 const LATE_TOLERANCE_MS = 1_500;
 /** JetStream timers are not early, but clocks and rounding are: allow a little. */
@@ -26,6 +29,7 @@ const env = platformFixture({
     TRANSMUTE_ALLOW_PRIVATE_NETWORKS: 'true',
     TRANSMUTE_WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE_MS.join(','),
     TRANSMUTE_WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+    TRANSMUTE_WEBHOOK_GIVE_UP_MS: String(GIVE_UP_MS),
   },
 });
 
@@ -208,6 +212,23 @@ test('failed attempts retry on the schedule with the same delivery id; redirects
   expectOnSchedule(receiver.at(never), SCHEDULE_MS.slice(1));
   await sleep(SCHEDULE_MS[4]! + LATE_TOLERANCE_MS);
   expect(receiver.at(never)).toHaveLength(5);
+
+  // It ends as a dead letter with a clear error: in the admin CLI and counted on the dispatcher's /metrics.
+  const deliveryId = receiver.at(never)[0]!.headers['x-service-delivery'] as string;
+  const letters = await adminJson<Array<Record<string, unknown>>>(env().platform.env, ['dead-letters', 'list', '--source', DISPATCHER]);
+  expect(letters.filter((letter) => letter['deliveryId'] === deliveryId)).toEqual([
+    expect.objectContaining({
+      id: `webhook.${deliveryId}`,
+      source: DISPATCHER,
+      kind: 'webhook.delivery',
+      jobId: second.id,
+      attempts: 5,
+      error: 'gave up after 5 attempts; the last one got HTTP 503',
+    }),
+  ]);
+  const dispatcher = env().platform.services.find((service) => service.name === DISPATCHER)!;
+  const metrics = await (await fetch(`${dispatcher.url}/metrics`)).text();
+  expect(metrics).toMatch(/^transmute_dead_letters_total\{[^}]*kind="webhook\.delivery"[^}]*\} [1-9]/m);
 });
 
 test('Retry-After on 429/503 is honoured within the schedule, and a receiver slower than the time-out is retried', async () => {
@@ -301,4 +322,29 @@ test('after a rotation, the retries already scheduled are signed with the new se
   expect(signedWith[signedWith.length - 1]).toBe('new');
   expect(signedWith).not.toContain('neither');
   await waitForDelivery(client, job.id, receiver.url(path), 'delivered', 10_000);
+});
+
+test('a delivery that cannot be attempted for too long (accounts module away) ends as a failed delivery and a dead letter', async () => {
+  const { client, platform } = env();
+  const stranded = '/hooks/stranded';
+  receiver.script(stranded, [{ status: 503 }]);
+  const job = await finishedJob(client, { jobUrl: receiver.url(stranded) }, 'e2e-webhook-stranded');
+  const [first] = await receiver.waitFor(stranded, 1, 15_000);
+  const deliveryId = first!.headers['x-service-delivery'] as string;
+  // The gateway holds the accounts module: without it no signing secret, so no attempt can be made.
+  await platform.stopService('gateway');
+  try {
+    await sleep(GIVE_UP_MS + 5_000 + LATE_TOLERANCE_MS);
+  } finally {
+    await platform.startService('gateway');
+  }
+  const letters = await adminJson<Array<Record<string, unknown>>>(platform.env, ['dead-letters', 'list', '--source', DISPATCHER]);
+  expect(letters.filter((letter) => letter['deliveryId'] === deliveryId)).toEqual([
+    expect.objectContaining({ jobId: job.id, attempts: 1, error: expect.stringMatching(/^no attempt could be made for \d+ s \(the limit is 8 s\): /) }),
+  ]);
+  const failed = await waitForDelivery(client, job.id, receiver.url(stranded), 'failed', 10_000);
+  expect(failed.attempts.map((attempt) => attempt.statusCode)).toEqual([503]);
+  // Never sent again.
+  await sleep(SCHEDULE_MS[1]! + LATE_TOLERANCE_MS);
+  expect(receiver.at(stranded)).toHaveLength(1);
 });

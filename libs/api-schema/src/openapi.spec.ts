@@ -23,6 +23,29 @@ describe('openApiDocument', () => {
     }
   });
 
+  it('links each reply to the calls it feeds, by operations and parameters that exist', () => {
+    const operations = new Map<string, string[]>();
+    for (const item of Object.values(document.paths ?? {})) {
+      for (const operation of Object.values(item ?? {}) as Array<{ operationId?: string; parameters?: Array<{ name: string }> }>) {
+        if (operation.operationId) operations.set(operation.operationId, (operation.parameters ?? []).map((parameter) => parameter.name));
+      }
+    }
+    const linked: string[] = [];
+    for (const item of Object.values(document.paths ?? {})) {
+      for (const operation of Object.values(item ?? {}) as Array<{ operationId: string; responses: Record<string, { links?: Record<string, { operationId: string; parameters?: Record<string, string> }> }> }>) {
+        for (const response of Object.values(operation.responses)) {
+          for (const link of Object.values(response.links ?? {})) {
+            expect(operations.get(link.operationId)).toEqual(expect.arrayContaining(Object.keys(link.parameters ?? {})));
+            linked.push(`${operation.operationId}->${link.operationId}`);
+          }
+        }
+      }
+    }
+    expect(linked.sort()).toEqual(
+      ['completeUpload->getJob', 'createImport->createJob', 'createImport->postImportContent', 'createImport->putImportContent', 'createJob->completeUpload', 'createJob->getJob', 'getJob->completeUpload'].sort(),
+    );
+  });
+
   it('has one task schema per operation of the spec', () => {
     const task = document.components?.schemas?.['Task'] as { oneOf: unknown[] };
     expect(task.oneOf).toHaveLength(OPERATIONS.length);

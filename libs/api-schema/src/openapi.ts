@@ -35,6 +35,33 @@ const KEYED: ErrorStatus[] = [401, 403, 429];
 const jobIdParam = { path: z.object({ jobId: Id.meta({ description: 'The job id.' }) }) };
 const importIdParam = z.object({ importId: Id.meta({ description: 'The import id.' }) });
 
+/**
+ * OpenAPI links: how one reply's values feed the next call. They document the
+ * flow (create → start → poll; import → send the bytes) and let a stateful
+ * test client (schemathesis) chain real calls instead of guessing ids.
+ */
+const jobLinks = {
+  getJob: { operationId: 'getJob', parameters: { jobId: '$response.body#/id' }, description: 'Poll the job.' },
+  completeUpload: { operationId: 'completeUpload', parameters: { jobId: '$response.body#/id' }, description: 'Start the job once its bytes arrived.' },
+};
+const importLinks = {
+  putImportContent: {
+    operationId: 'putImportContent',
+    parameters: { importId: '$response.body#/id', token: '$response.body#/upload/token' },
+    description: 'Send the bytes with the one-use token.',
+  },
+  postImportContent: {
+    operationId: 'postImportContent',
+    parameters: { importId: '$response.body#/id', token: '$response.body#/upload/token' },
+    description: 'Send the bytes with the one-use token.',
+  },
+  createJob: {
+    operationId: 'createJob',
+    requestBody: { import_id: '$response.body#/id', input_format: 'png', output_format: 'jpg' },
+    description: 'Build a job around the import (it waits for the bytes).',
+  },
+};
+
 const importContent: Omit<ZodOpenApiOperationObject, 'operationId'> = {
   summary: 'Send an import\'s bytes through the API (proxy route)',
   description: 'The raw body is streamed to storage. Authenticate with the one-use token query parameter or the API key.',
@@ -90,7 +117,7 @@ const document: ZodOpenApiObject = {
         responses: responses(
           {
             200: { description: 'Sandbox: the simulated finished job.', ...json(Job) },
-            201: { description: 'The job, waiting_upload, with an upload form on each import/upload task.', ...json(Job) },
+            201: { description: 'The job, waiting_upload, with an upload form on each import/upload task.', ...json(Job), links: jobLinks },
           },
           [400, ...KEYED, 402, 413, 422, 503],
         ),
@@ -101,7 +128,7 @@ const document: ZodOpenApiObject = {
         operationId: 'getJob',
         summary: 'A job with its tasks and results',
         requestParams: jobIdParam,
-        responses: responses({ 200: { description: 'The job.', ...json(Job) } }, [...KEYED, 404, 503]),
+        responses: responses({ 200: { description: 'The job.', ...json(Job), links: { completeUpload: jobLinks.completeUpload } } }, [...KEYED, 404, 503]),
       },
     },
     '/v1/process/jobs/{jobId}/complete-upload': {
@@ -110,7 +137,7 @@ const document: ZodOpenApiObject = {
         summary: 'Start the job',
         description: '409 when the job is past waiting_upload, or when an import/upload task has not received its bytes (the message names them).',
         requestParams: jobIdParam,
-        responses: responses({ 200: { description: 'The job, queued.', ...json(Job) } }, [...KEYED, 404, 409, 503]),
+        responses: responses({ 200: { description: 'The job, queued.', ...json(Job), links: { getJob: jobLinks.getJob } } }, [...KEYED, 404, 409, 503]),
       },
     },
     '/v1/process/jobs/{jobId}/events': {
@@ -128,7 +155,7 @@ const document: ZodOpenApiObject = {
       post: {
         operationId: 'createImport',
         summary: 'Create an import: a place to send a file to, used later as import_id',
-        responses: responses({ 200: { description: 'The import.', ...json(Import) } }, [...KEYED, 503]),
+        responses: responses({ 200: { description: 'The import.', ...json(Import), links: importLinks } }, [...KEYED, 503]),
       },
     },
     '/v1/imports/{importId}/content': {

@@ -6,14 +6,21 @@ import { ErrorCode, ServiceErrorSchema, type ServiceError } from './gen/transmut
  * caller; `cause` stays in the logs. `retryable` decides nak versus term.
  */
 export class ServiceFailure extends Error {
+  /**
+   * The work was refused because this process is full (an engine queue), not
+   * because it failed: the task is redelivered later and never given up on.
+   */
+  readonly backpressure: boolean;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly retryable = false,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; backpressure?: boolean },
   ) {
     super(message, options);
     this.name = 'ServiceFailure';
+    this.backpressure = options?.backpressure ?? false;
   }
 
   toMessage(): ServiceError {
@@ -34,6 +41,11 @@ export class ServiceFailure extends Error {
 
   static unavailable(message: string, cause?: unknown): ServiceFailure {
     return new ServiceFailure(ErrorCode.UNAVAILABLE, message, true, { cause });
+  }
+
+  /** Refused for now because this process is at capacity; the work runner redelivers it later (see `backpressure`). */
+  static busy(message: string): ServiceFailure {
+    return new ServiceFailure(ErrorCode.UNAVAILABLE, message, true, { backpressure: true });
   }
 }
 

@@ -64,6 +64,26 @@ describe('LocalProcessInfraProvider', () => {
     expect(found).toEqual([{ _id: 'a', n: 2 }]);
   });
 
+  it('restarts NATS and the store (SIGKILLed) on the same ports, keeping their data, and a connected client carries on', async () => {
+    const nc = await connect({ servers: infra.natsUrl, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+    try {
+      const jsm = await nc.jetstreamManager();
+      await jsm.streams.add({ name: 'devstack_restart', subjects: ['devstack.restart'] });
+      await nc.jetstream().publish('devstack.restart', new TextEncoder().encode('kept'));
+      await withMongo(infra, (client) => client.db('devstack_probe').collection<{ _id: string }>('restart').insertOne({ _id: 'kept' }));
+
+      await infra.restart('nats');
+      await infra.restart('store');
+
+      for (const port of [portOf(infra.natsUrl), portOf(infra.mongoUri)]) expect(await isAcceptingConnections(port)).toBe(true);
+      // The same connection, reconnected: the stream and its message survived the kill.
+      expect((await jsm.streams.info('devstack_restart')).state.messages).toBe(1);
+      expect(await withMongo(infra, (client) => client.db('devstack_probe').collection<{ _id: string }>('restart').findOne({ _id: 'kept' }))).toEqual({ _id: 'kept' });
+    } finally {
+      await nc.close();
+    }
+  });
+
   it('closes both ports on stop, and stop can be called again', async () => {
     const ports = [portOf(infra.natsUrl), portOf(infra.mongoUri)];
 

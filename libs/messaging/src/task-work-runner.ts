@@ -54,7 +54,7 @@ export class TaskWorkRunner {
   private readonly worker: PullWorker;
 
   constructor(
-    js: JetStreamClient,
+    private readonly js: JetStreamClient,
     private readonly publisher: WorkPublisher,
     private readonly options: TaskWorkRunnerOptions,
   ) {
@@ -110,6 +110,7 @@ export class TaskWorkRunner {
     }
     const failure = asServiceFailure(error);
     const where = `${work.jobId}/${work.taskName} (delivery ${deliveryCount})`;
+    if (failure.backpressure) return this.deferBusy(message, where, failure);
     if (failure.retryable && deliveryCount < this.options.consumer.maxDeliver) {
       const delay = retryDelayMs(this.options.retryDelaysMs, deliveryCount);
       this.logger.warn({ err: failure.cause ?? failure }, `${where} failed, retrying in ${delay} ms: ${failure.message}`);
@@ -137,6 +138,34 @@ export class TaskWorkRunner {
       // The outcome could not be recorded: keep the message so the report is retried.
       this.logger.error(`could not report failure of ${where}: ${(reportError as Error).message}`);
       message.nak(1_000);
+    }
+  }
+
+  /**
+   * The process is full, the task did nothing wrong: it comes back later and
+   * is never failed for it. Naked with a delay while JetStream has deliveries
+   * left; on the last one it is published again as a fresh message (its own
+   * delivery count) and the spent one acknowledged.
+   */
+  private async deferBusy(message: JsMsg, where: string, failure: ServiceFailure): Promise<void> {
+    const pool = this.options.consumer.durable;
+    const delay = retryDelayMs(this.options.retryDelaysMs, 1);
+    const { maxDeliver } = this.options.consumer;
+    if (maxDeliver < 0 || message.info.deliveryCount < maxDeliver) {
+      this.logger.log(`${where} deferred for ${delay} ms: ${failure.message}`);
+      message.nak(delay);
+      processed.inc({ pool, outcome: 'deferred' });
+      return;
+    }
+    try {
+      // No message id: the original's would be dropped as a duplicate within the stream's window.
+      await this.js.publish(message.subject, message.data);
+      message.ack();
+      this.logger.log(`${where} re-queued as a fresh message: ${failure.message}`);
+      processed.inc({ pool, outcome: 'deferred' });
+    } catch (publishError) {
+      this.logger.warn(`could not re-queue ${where}: ${(publishError as Error).message}`);
+      message.nak(delay);
     }
   }
 

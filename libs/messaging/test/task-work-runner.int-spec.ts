@@ -114,6 +114,23 @@ describe('TaskWorkRunner on a real JetStream', () => {
     await runner.stop(1_000);
   });
 
+  it('never fails a task refused for backpressure: redelivered past max deliveries until it runs', async () => {
+    let refusals = 0;
+    const runner = await run('it-busy', async () => {
+      // Busier than maxDeliver (3) deliveries of one message could cover.
+      if (refusals < 5) {
+        refusals++;
+        throw ServiceFailure.busy('every engine process is busy');
+      }
+      return create(TaskSucceededSchema, {});
+    });
+    await send('it-busy', 'queued');
+    await until(() => kinds('queued').includes('succeeded'), 'the deferred task to run');
+    expect(refusals).toBe(5);
+    expect(kinds('queued')).not.toContain('failed');
+    await runner.stop(1_000);
+  });
+
   it('keeps a long task alive past the ack wait, and releases it on shutdown for another worker', async () => {
     let firstStarted = false;
     const first = await run('it-shutdown', (_work, context) => {

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { type BaseConfig, ConfigError, type ConfigShape, type ConfigOf, loadConfig } from './config';
+import { LimitedExpressAdapter } from './http-limits';
 
 export interface ServiceDefinition<S extends ConfigShape> {
   name: string;
@@ -31,7 +32,12 @@ export async function runService<S extends ConfigShape>(definition: ServiceDefin
   }
   const base = config as unknown as BaseConfig;
   try {
-    const app = await NestFactory.create<NestExpressApplication>(definition.module(config), {
+    const adapter = new LimitedExpressAdapter({
+      headersTimeoutMs: base.httpHeadersTimeoutMs,
+      requestTimeoutMs: base.httpRequestTimeoutMs,
+      idleTimeoutMs: base.httpIdleTimeoutMs,
+    });
+    const app = await NestFactory.create<NestExpressApplication>(definition.module(config), adapter, {
       bufferLogs: true,
       bodyParser: definition.bodyParser ?? true,
     });

@@ -72,6 +72,21 @@ export function baseConfig(defaultPort: number) {
       z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'),
       'Minimum level of the JSON logs.',
     ),
+    httpHeadersTimeoutMs: envVar(
+      'TRANSMUTE_HTTP_HEADERS_TIMEOUT_MS',
+      positiveInt().default(20_000),
+      'Time a client has to send a request head (request line and headers); past it the server answers 408 and closes the connection.',
+    ),
+    httpRequestTimeoutMs: envVar(
+      'TRANSMUTE_HTTP_REQUEST_TIMEOUT_MS',
+      z.coerce.number().int().min(0).default(300_000),
+      'Time a client has to send a whole request, body included (0: no limit); past it 408 and the connection closed. Bounds slow uploads: raise it for very large files on slow links.',
+    ),
+    httpIdleTimeoutMs: envVar(
+      'TRANSMUTE_HTTP_IDLE_TIMEOUT_MS',
+      positiveInt().default(60_000),
+      'A connection with no byte in either direction for this long is closed (a stalled upload, an idle client). Keep it above TRANSMUTE_SSE_KEEPALIVE_MS.',
+    ),
     shutdownGraceMs: envVar(
       'TRANSMUTE_SHUTDOWN_GRACE_MS',
       positiveInt().default(25_000),

@@ -4,6 +4,7 @@ export * from './readiness';
 export * from './redaction';
 export * from './logging';
 export * from './service-kit.module';
+export * from './http-limits';
 export * from './local-endpoints';
 export * from './request-context';
 export * from './request-id.middleware';

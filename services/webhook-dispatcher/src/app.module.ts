@@ -7,6 +7,7 @@ import type { DispatcherConfig } from './config';
 import { DeliveriesRpcController } from './deliveries/deliveries.rpc.controller';
 import { DeliveryRepository } from './deliveries/delivery.repository';
 import { DeliveryDocument, DeliverySchema } from './deliveries/delivery.schema';
+import { DeliveryDeadLetters } from './delivery/delivery-dead-letters';
 import { DeliveryWorker } from './delivery/delivery.worker';
 import { SigningSecrets } from './delivery/signing-secrets';
 import { WebhookSender } from './delivery/webhook-sender';
@@ -26,7 +27,7 @@ export class AppModule {
         MongooseModule.forFeature([{ name: DeliveryDocument.name, schema: DeliverySchema }]),
       ],
       controllers: [DeliveriesRpcController],
-      providers: [DeliveryRepository, SigningSecrets, WebhookSender, DeliveryWorker],
+      providers: [DeliveryRepository, SigningSecrets, WebhookSender, DeliveryDeadLetters, DeliveryWorker],
     };
   }
 }

@@ -26,6 +26,11 @@ export const dispatcherConfig = {
     'How long a receiver has to answer one attempt (connection, status and body); longer counts as a failed attempt.',
   ),
   concurrency: envVar('TRANSMUTE_WEBHOOK_CONCURRENCY', positiveInt().default(128), 'Webhook attempts one dispatcher runs at once (each mostly waits on a receiver, so this is a bound on sockets, not on CPU).'),
+  giveUpAfterMs: envVar(
+    'TRANSMUTE_WEBHOOK_GIVE_UP_MS',
+    positiveInt().default(24 * 3_600_000),
+    'A delivery on which no attempt could be made (accounts module or store away) for this long since it was queued ends as a failed delivery and a dead letter.',
+  ),
   secretTimeoutMs: envVar(
     'TRANSMUTE_RPC_TIMEOUT_MS',
     positiveInt().default(5_000),

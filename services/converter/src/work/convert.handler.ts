@@ -11,6 +11,7 @@ import { STORAGE, type Storage, storageKey } from '@transmute/storage';
 import type { ConverterConfig } from '../config';
 import type { ConverterFamily } from '../families/family';
 import { FAMILY } from '../families/registry';
+import { conversionSeconds } from '../engine/supervisor/engine-metrics';
 import { assertProduced, withTimeLimit } from './conversion-guards';
 import { outputFilename } from './output-filename';
 import { ProgressThrottle, progressOutcome } from './progress-reporter';
@@ -41,17 +42,24 @@ export class ConvertHandler {
         const { subject, message, msgId } = progressOutcome(work, percent);
         return this.publisher.publish(subject, TaskOutcomeSchema, message, msgId);
       });
-      await withTimeLimit(this.config.convertTimeoutMs, context.signal, (signal) =>
-        this.family.convert({
-          inputPath,
-          outputPath,
-          inputFormat: work.inputFormat,
-          outputFormat: work.outputFormat,
-          options: work.spec?.options ?? {},
-          signal,
-          reportProgress: (percent) => progress.report(percent),
-        }),
-      );
+      const timer = conversionSeconds.startTimer({ family: this.family.name });
+      try {
+        await withTimeLimit(this.config.convertTimeoutMs, context.signal, (signal) =>
+          this.family.convert({
+            inputPath,
+            outputPath,
+            inputFormat: work.inputFormat,
+            outputFormat: work.outputFormat,
+            options: work.spec?.options ?? {},
+            signal,
+            reportProgress: (percent) => progress.report(percent),
+          }),
+        );
+        timer({ outcome: 'succeeded' });
+      } catch (error) {
+        timer({ outcome: 'failed' });
+        throw error;
+      }
       await assertProduced(outputPath, work.outputFormat);
       const filename = outputFilename(source.filename, work.outputFormat);
       const key = storageKey('jobs', work.jobId, work.taskName, filename);

@@ -1,5 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import {
+  type DeadLetter,
+  DeadLetterSchema,
   ErrorCode,
   ServiceFailure,
   Subjects,
@@ -9,7 +11,7 @@ import {
   WebhookDeliveryListSchema,
 } from '@transmute/contracts';
 import { toJson } from '@bufbuild/protobuf';
-import type { RpcClient } from '@transmute/messaging';
+import type { ReadDeadLettersOptions, RpcClient } from '@transmute/messaging';
 import type { AccountQuota } from '../accounts/account-quota';
 import { type AccountsService, accountView } from '../accounts/accounts.service';
 import type { DevKeySeeder } from '../accounts/dev-key-bootstrap';
@@ -22,6 +24,8 @@ export interface AdminServices {
   seeder: DevKeySeeder;
   rpc: RpcClient;
   people: PeopleService;
+  /** The newest dead letters of every service (the DEAD_LETTERS stream). */
+  deadLetters(options: ReadDeadLettersOptions): Promise<DeadLetter[]>;
 }
 
 /** What a command prints: JSON with --json, text otherwise. */
@@ -32,7 +36,7 @@ export interface CommandOutput {
 
 export interface ParsedCommand {
   words: string[];
-  options: { name?: string; plan?: string; label?: string; 'allow-ip'?: string[]; 'if-absent'?: boolean };
+  options: { name?: string; plan?: string; label?: string; 'allow-ip'?: string[]; 'if-absent'?: boolean; source?: string; limit?: string };
 }
 
 export const USAGE = `transmute-admin <command> [--json]
@@ -52,6 +56,7 @@ export const USAGE = `transmute-admin <command> [--json]
   signing-secret rotate <account>
   usage show <account>
   webhooks deliveries <jobId>        the webhook delivery log of a job
+  dead-letters list [--source <service>] [--limit <n>]   messages given up on, newest first (default 50)
   seed-dev                           account "dev" and TRANSMUTE_DEV_API_KEY (make up)
 
 Reads TRANSMUTE_MONGODB_URI, TRANSMUTE_NATS_URL and TRANSMUTE_PLANS like the gateway. Beside a running
@@ -75,6 +80,7 @@ export const COMMANDS = [
   'signing-secret rotate',
   'usage show',
   'webhooks deliveries',
+  'dead-letters list',
   'seed-dev',
 ] as const;
 
@@ -218,6 +224,12 @@ export async function runCommand(services: AdminServices, { words, options }: Pa
         .join('\n');
       return { json: toJson(WebhookDeliveryListSchema, list), text: text || '(no deliveries)' };
     }
+    case 'dead-letters list': {
+      const limit = options.limit === undefined ? 50 : Number(options.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw usageError('--limit must be a whole number from 1 to 10000');
+      const letters = await services.deadLetters({ limit, ...(options.source !== undefined && { source: options.source }) });
+      return { json: letters.map((letter) => deadLetterJson(letter)), text: letters.map(deadLetterText).join('\n') || '(no dead letters)' };
+    }
     default:
       if (words[0] === 'seed-dev') {
         const seeded = await services.seeder.seed();
@@ -226,4 +238,18 @@ export async function runCommand(services: AdminServices, { words, options }: Pa
       }
       throw usageError(words.length ? `unknown command "${words.join(' ')}"` : 'no command');
   }
+}
+
+/** A dead letter for --json: every field but the original bytes, whose size is given instead. */
+export function deadLetterJson(letter: DeadLetter) {
+  const { payload: _payload, ...fields } = toJson(DeadLetterSchema, letter, { alwaysEmitImplicit: true }) as Record<string, unknown>;
+  return { ...fields, payloadBytes: letter.payload.length };
+}
+
+function deadLetterText(letter: DeadLetter): string {
+  const when = letter.deadAt ? new Date(Number(letter.deadAt.seconds) * 1000).toISOString() : '?';
+  const subject = [letter.jobId && `job ${letter.jobId}`, letter.taskName && `task ${letter.taskName}`, letter.deliveryId && `delivery ${letter.deliveryId}`]
+    .filter(Boolean)
+    .join(', ');
+  return `${when}\t${letter.source}\t${letter.kind}\t${subject || letter.id}\t${letter.attempts} attempt(s)\t${letter.error}`;
 }

@@ -3,7 +3,8 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
-import { RpcClient } from '@transmute/messaging';
+import type { NatsConnection } from 'nats';
+import { NATS_CONNECTION, RpcClient, readDeadLetters } from '@transmute/messaging';
 import { ConfigError, findLocalEndpoints, loadConfig, withLocalEndpoints } from '@transmute/service-kit';
 import { AccountQuota } from '../accounts/account-quota';
 import { AccountsService } from '../accounts/accounts.service';
@@ -28,6 +29,8 @@ function parse(argv: string[]): ParsedCommand & { json: boolean; help: boolean }
       label: { type: 'string' },
       'allow-ip': { type: 'string', multiple: true },
       'if-absent': { type: 'boolean' },
+      source: { type: 'string' },
+      limit: { type: 'string' },
     },
   });
   const { json, help, ...options } = values;
@@ -65,8 +68,16 @@ async function main(): Promise<number> {
   deadline.unref();
   const app = await NestFactory.createApplicationContext(AdminModule.forRoot(config), { logger: false });
   try {
+    const nats = app.get<NatsConnection>(NATS_CONNECTION);
     const output = await runCommand(
-      { accounts: app.get(AccountsService), quota: app.get(AccountQuota), seeder: app.get(DevKeySeeder), rpc: app.get(RpcClient), people: app.get(PeopleService) },
+      {
+        accounts: app.get(AccountsService),
+        quota: app.get(AccountQuota),
+        seeder: app.get(DevKeySeeder),
+        rpc: app.get(RpcClient),
+        people: app.get(PeopleService),
+        deadLetters: async (options) => readDeadLetters(await nats.jetstreamManager(), options),
+      },
       parsed,
     );
     process.stdout.write(`${parsed.json ? JSON.stringify(output.json, null, 2) : output.text}\n`);

@@ -1,6 +1,7 @@
 import { BadRequestException, InternalServerErrorException, MethodNotAllowedException, NotFoundException } from '@nestjs/common';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
-import { HTTP_STATUS_BY_CODE, INTERNAL_ERROR_MESSAGE, errorReplyFor } from './error-reply';
+import { ErrorCode as NatsErrorCode, NatsError } from 'nats';
+import { HTTP_STATUS_BY_CODE, INTERNAL_ERROR_MESSAGE, NATS_UNAVAILABLE_MESSAGE, errorReplyFor } from './error-reply';
 
 const request = { method: 'GET', path: '/v1/nope' };
 
@@ -43,6 +44,23 @@ describe('errorReplyFor', () => {
     ['a framework 405', new MethodNotAllowedException(), 405, 'Method Not Allowed'],
   ])('answers %s in the Error shape', (_name, error, httpStatus, message) => {
     expect(errorReplyFor(error, request)).toEqual({ httpStatus, body: { status: 'error', message }, log: 'none' });
+  });
+
+  // Seen under chaos: a job-store read during a NATS restart threw NatsError TIMEOUT, and the client got 500.
+  it.each([NatsErrorCode.Timeout, NatsErrorCode.NoResponders, NatsErrorCode.Disconnect, NatsErrorCode.ConnectionClosed, NatsErrorCode.ConnectionRefused])(
+    'answers NATS away (%s) 503 with Retry-After, not 500',
+    (code) => {
+      expect(errorReplyFor(NatsError.errorForCode(code), request)).toEqual({
+        httpStatus: 503,
+        body: { status: 'error', message: NATS_UNAVAILABLE_MESSAGE },
+        log: 'warn',
+        retryAfterSeconds: 1,
+      });
+    },
+  );
+
+  it('keeps other NATS errors behind a generic 500', () => {
+    expect(errorReplyFor(NatsError.errorForCode(NatsErrorCode.BadJson), request)).toMatchObject({ httpStatus: 500, log: 'error' });
   });
 
   it('answers a known path asked with another method 405, naming the allowed ones', () => {

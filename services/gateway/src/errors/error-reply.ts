@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import { ErrorCode as NatsErrorCode, NatsError } from 'nats';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
 import { allowedMethods } from '../http/allowed-methods';
 import { RateLimitExceeded } from '../auth/rate-limit-exceeded';
@@ -41,6 +42,23 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   [ErrorCode.INTERNAL]: 500,
 };
 
+/**
+ * NATS failing under a request (restarting, disconnected, nobody answering in
+ * time): the platform is briefly away, not broken. Reads of the live job
+ * store go straight to JetStream, so these can reach a route untranslated.
+ */
+const TRANSIENT_NATS_CODES: ReadonlySet<string> = new Set([
+  NatsErrorCode.Timeout,
+  NatsErrorCode.NoResponders,
+  NatsErrorCode.ConnectionClosed,
+  NatsErrorCode.ConnectionDraining,
+  NatsErrorCode.ConnectionRefused,
+  NatsErrorCode.ConnectionTimeout,
+  NatsErrorCode.Disconnect,
+]);
+
+export const NATS_UNAVAILABLE_MESSAGE = 'the platform did not answer in time; try again';
+
 /** What a client sees of a fault on our side: nothing that could leak internals. */
 export const INTERNAL_ERROR_MESSAGE = 'internal error';
 
@@ -74,6 +92,9 @@ export function errorReplyFor(error: unknown, request: { method: string; path: s
       return reply(404, `no route ${request.method} ${request.path}`, 'none');
     }
     return reply(httpStatus, error.message, 'none');
+  }
+  if (error instanceof NatsError && TRANSIENT_NATS_CODES.has(error.code)) {
+    return { ...reply(503, NATS_UNAVAILABLE_MESSAGE, 'warn'), retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS };
   }
   return reply(500, INTERNAL_ERROR_MESSAGE, 'error');
 }

@@ -38,6 +38,16 @@ export class DeliveryRepository {
     await this.deliveries.updateOne({ _id: deliveryId }, { $set: { attempts, state, nextAttemptAt, updatedAt: new Date() } }).exec();
   }
 
+  markDeadLettered(deliveryId: string): Promise<unknown> {
+    return this.deliveries.updateOne({ _id: deliveryId }, { $set: { deadLetteredAt: new Date(), updatedAt: new Date() } }).exec();
+  }
+
+  /** Settles a delivery as failed and dead-lettered, keeping whatever attempts it has. */
+  markGivenUp(deliveryId: string): Promise<unknown> {
+    const now = new Date();
+    return this.deliveries.updateOne({ _id: deliveryId }, { $set: { state: 'failed', nextAttemptAt: null, deadLetteredAt: now, updatedAt: now } }).exec();
+  }
+
   /**
    * A job's deliveries. This filter is not on `_id`, so FerretDB scans the
    * collection: fine for an occasional look by the account holder, never on

@@ -42,6 +42,10 @@ export class DeliveryDocument {
   @Prop({ type: Date, default: null })
   nextAttemptAt!: Date | null;
 
+  /** When the dead letter of a `failed` delivery was recorded in DEAD_LETTERS; null until then. */
+  @Prop({ type: Date, default: null })
+  deadLetteredAt?: Date | null;
+
   @Prop({ type: Date, required: true })
   createdAt!: Date;
 

@@ -9,6 +9,7 @@ import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { DispatcherConfig } from '../config';
 import type { StoredAttempt } from '../deliveries/delivery.schema';
 import { type DeliveryRecord, DeliveryRepository } from '../deliveries/delivery.repository';
+import { DeliveryDeadLetters, givenUpReason } from './delivery-dead-letters';
 import { nextStep } from './retry-policy';
 import { signatureHeader } from './signature';
 import { SigningSecrets } from './signing-secrets';
@@ -31,6 +32,11 @@ const attemptSeconds =
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
   });
 
+/** A duration in the unit an operator reads best: seconds under two minutes, minutes above. */
+function spoken(ms: number): string {
+  return ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
+}
+
 /**
  * Consumes `webhooks.deliver` (work queue WEBHOOKS) and makes one attempt per
  * delivery of the message. The schedule lives in JetStream: a failed attempt
@@ -51,6 +57,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly repository: DeliveryRepository,
     private readonly secrets: SigningSecrets,
     private readonly sender: WebhookSender,
+    private readonly deadLetters: DeliveryDeadLetters,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -78,8 +85,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       delivery = fromBinary(WebhookDeliverySchema, message.data);
       if (!delivery.job || !delivery.deliveryId) throw new Error('no job or delivery id');
     } catch (error) {
-      this.logger.error(`dropping undecodable delivery ${message.seq}: ${(error as Error).message}`);
-      message.term();
+      this.logger.error(`dead-lettering undecodable delivery ${message.seq}: ${(error as Error).message}`);
+      await this.deadLetters.recordUndecodable(message.seq, message.data, (error as Error).message).then(
+        () => message.term(),
+        () => message.nak(NOT_ATTEMPTED_RETRY_MS),
+      );
       return;
     }
     try {
@@ -87,7 +97,26 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       if (waitMs === null) message.ack();
       else message.nak(waitMs);
     } catch (error) {
-      this.logger.warn({ err: asServiceFailure(error).cause ?? error, deliveryId: delivery.deliveryId }, 'attempt not made, trying again shortly');
+      const failure = asServiceFailure(error);
+      const queuedMs = Date.now() - message.info.timestampNanos / 1_000_000;
+      if (!signal.aborted && queuedMs > this.config.giveUpAfterMs) {
+        await this.giveUpUnattempted(message, delivery, queuedMs, failure.message);
+        return;
+      }
+      this.logger.warn({ err: failure.cause ?? error, deliveryId: delivery.deliveryId }, 'attempt not made, trying again shortly');
+      message.nak(NOT_ATTEMPTED_RETRY_MS);
+    }
+  }
+
+  /** Redelivery never goes on forever: a delivery that could not be attempted for too long ends as a dead letter. */
+  private async giveUpUnattempted(message: JsMsg, delivery: WebhookDelivery, queuedMs: number, reason: string): Promise<void> {
+    const error = `no attempt could be made for ${spoken(queuedMs)} (the limit is ${spoken(this.config.giveUpAfterMs)}): ${reason}`;
+    try {
+      await this.deadLetters.recordUnattempted(delivery, error);
+      attemptsTotal.inc({ outcome: 'failed' });
+      message.ack();
+    } catch (deadLetterError) {
+      this.logger.error({ err: deadLetterError, deliveryId: delivery.deliveryId }, 'could not record the dead letter; keeping the delivery');
       message.nak(NOT_ATTEMPTED_RETRY_MS);
     }
   }
@@ -96,7 +125,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async attempt(delivery: WebhookDelivery, signal: AbortSignal): Promise<number | null> {
     const now = new Date();
     const record = await this.repository.findOrCreate(this.freshRecord(delivery, now));
-    if (record.state !== 'pending') return null;
+    if (record.state !== 'pending') {
+      // Settled as failed but its dead letter not recorded (JetStream or the store blinked): record it now.
+      if (record.state === 'failed' && !record.deadLetteredAt) await this.deadLetters.recordFailed(delivery, record.attempts.length, givenUpReason(record.attempts, false));
+      return null;
+    }
     const dueInMs = record.nextAttemptAt ? new Date(record.nextAttemptAt).getTime() - now.getTime() : 0;
     if (dueInMs > EARLY_TOLERANCE_MS) return dueInMs;
 
@@ -125,6 +158,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       await this.repository.recordAttempt(record._id, attempts, step.settle, null);
       attemptsTotal.inc({ outcome: step.settle });
       this.logger.log({ deliveryId: record._id, jobId: record.jobId, attempt, statusCode: result.statusCode, state: step.settle }, 'webhook delivery settled');
+      if (step.settle === 'failed') await this.deadLetters.recordFailed(delivery, attempts.length, givenUpReason(attempts, result.refused === true));
       return null;
     }
     await this.repository.recordAttempt(record._id, attempts, 'pending', new Date(Date.now() + step.retryInMs));

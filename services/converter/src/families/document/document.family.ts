@@ -69,7 +69,7 @@ export class DocumentFamily implements ConverterFamily {
     await this.pool.stop();
   }
 
-  /** Ready while every warm LibreOffice process is up (a slot being restarted makes it briefly unready). */
+  /** Ready while the LibreOffice supervisor is healthy: a routine restart (worn out, crashed, hung) or an idle stop keeps it ready. */
   isReady(): boolean {
     return this.pool.isReady;
   }

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { type ConfigOf, envVar, positiveInt } from '@transmute/service-kit';
+import { type EngineSupervisorConfig, engineSupervisorConfig } from '../../../engine/supervisor/engine-supervisor.config';
 
 /** Settings of the document family's warm LibreOffice pool, read when the family is created. */
 export const officePoolConfig = {
+  ...engineSupervisorConfig,
   size: envVar('TRANSMUTE_OFFICE_POOL_SIZE', positiveInt().max(16).default(2), 'Warm LibreOffice processes the document family keeps (one per concurrent conversion).'),
   maxConversions: envVar(
     'TRANSMUTE_OFFICE_MAX_CONVERSIONS',
@@ -29,5 +31,5 @@ export const officePoolConfig = {
 
 export type OfficePoolConfig = ConfigOf<typeof officePoolConfig>;
 
-/** What the pool needs: the configuration, with the profile directory optional for tests and the benchmark. */
-export type OfficePoolSettings = Omit<OfficePoolConfig, 'profileRoot'> & { profileRoot?: string };
+/** What the pool needs: the configuration, with the profile directory and the supervisor's settings optional for tests and the benchmark. */
+export type OfficePoolSettings = Omit<OfficePoolConfig, 'profileRoot' | keyof EngineSupervisorConfig> & { profileRoot?: string } & Partial<EngineSupervisorConfig>;

@@ -1,0 +1,208 @@
+import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { register } from 'prom-client';
+import { ServiceFailure } from '@transmute/contracts';
+import { EngineSupervisor, type EngineSupervisorSettings } from './engine-supervisor';
+import { type FakeJob, fakeEngineFactory, writeFakeEngine } from './fake-engine.test-support';
+
+/** The supervisor against real child processes (a tiny node script speaking the engine protocol). */
+describe('EngineSupervisor', () => {
+  let dir: string;
+  let script: string;
+  let failStartFile: string;
+  const supervisors: EngineSupervisor<FakeJob>[] = [];
+  // Each test's supervisor has its own engine label, so its metrics start from zero.
+  let engine = '';
+  let created = 0;
+  const signal = () => AbortSignal.timeout(10_000);
+
+  function supervise(overrides: Partial<EngineSupervisorSettings> = {}): EngineSupervisor<FakeJob> {
+    const supervisor = new EngineSupervisor<FakeJob>(
+      {
+        engine,
+        label: 'FakeEngine',
+        size: 1,
+        maxConversions: 100,
+        timeoutMs: 5_000,
+        queueLimit: 4,
+        idleStopMs: 0,
+        failureThreshold: 3,
+        ...overrides,
+      },
+      fakeEngineFactory(script, { failStartFile }),
+    );
+    supervisors.push(supervisor);
+    return supervisor;
+  }
+
+  async function metricValue(name: string, labels: Record<string, string>): Promise<number> {
+    const metric = await register.getSingleMetric(name)!.get();
+    return metric.values.find((value) => Object.entries(labels).every(([key, expected]) => value.labels[key] === expected))?.value ?? 0;
+  }
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'engine-supervisor-'));
+    script = await writeFakeEngine(dir);
+    failStartFile = join(dir, 'fail-start');
+  });
+  beforeEach(() => {
+    created += 1;
+    engine = `fake-${created}`;
+  });
+  afterEach(async () => {
+    await unlink(failStartFile).catch(() => undefined);
+    await Promise.all(supervisors.splice(0).map((supervisor) => supervisor.stop()));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('runs conversions on every process, and reports in flight and queue depth while they run', async () => {
+    const supervisor = supervise({ size: 2 });
+    await supervisor.start();
+    expect(supervisor.isHealthy).toBe(true);
+    const jobs = Array.from({ length: 4 }, () => supervisor.run({ action: 'ok', sleepMs: 300 }, signal()));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await metricValue('transmute_engine_in_flight', { engine })).toBe(2);
+    expect(await metricValue('transmute_engine_queue_depth', { engine })).toBe(2);
+    expect(await metricValue('transmute_engine_processes_up', { engine })).toBe(2);
+    await Promise.all(jobs);
+    expect(supervisor.servedCounts()).toEqual([2, 2]);
+    expect(await metricValue('transmute_engine_in_flight', { engine })).toBe(0);
+  });
+
+  it('turns work away at once with a retryable backpressure failure when the queue is full', async () => {
+    const supervisor = supervise({ queueLimit: 1 });
+    await supervisor.start();
+    const running = supervisor.run({ action: 'ok', sleepMs: 500 }, signal());
+    const queued = supervisor.run({ action: 'ok' }, signal());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const refusedAt = Date.now();
+    const refusal = await supervisor.run({ action: 'ok' }, signal()).catch((error: unknown) => error);
+    expect(Date.now() - refusedAt).toBeLessThan(100);
+    expect(refusal).toBeInstanceOf(ServiceFailure);
+    expect(refusal).toMatchObject({ retryable: true, backpressure: true });
+    expect((refusal as Error).message).toMatch(/busy and 1 conversions are waiting/);
+    await Promise.all([running, queued]);
+    expect(await metricValue('transmute_engine_rejected_total', { engine })).toBe(1);
+  });
+
+  it('restarts a process after maxConversions, before it serves another', async () => {
+    const supervisor = supervise({ maxConversions: 2 });
+    await supervisor.start();
+    const [first] = supervisor.pids();
+    await supervisor.run({ action: 'ok' }, signal());
+    await supervisor.run({ action: 'ok' }, signal());
+    await supervisor.run({ action: 'ok' }, signal());
+    expect(supervisor.pids()[0]).not.toBe(first);
+    expect(supervisor.servedCounts()).toEqual([1]);
+    expect(await metricValue('transmute_engine_restarts_total', { engine, reason: 'max_conversions' })).toBe(1);
+  });
+
+  it('kills a hung conversion at the time limit; the next conversion gets a fresh process', async () => {
+    const supervisor = supervise({ timeoutMs: 300 });
+    await supervisor.start();
+    const [hung] = supervisor.pids();
+    const startedAt = Date.now();
+    await expect(supervisor.run({ action: 'hang' }, signal())).rejects.toThrow('FakeEngine did not finish within 0 s');
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
+    await waitFor(() => !processExists(hung!));
+    await supervisor.run({ action: 'ok' }, signal());
+    expect(supervisor.pids()[0]).not.toBe(hung);
+    expect(supervisor.isHealthy).toBe(true);
+    expect(await metricValue('transmute_engine_restarts_total', { engine, reason: 'hang' })).toBe(1);
+  });
+
+  it('fails a conversion whose process crashed as retryable, and restarts it without turning unhealthy', async () => {
+    const supervisor = supervise();
+    await supervisor.start();
+    const [crashed] = supervisor.pids();
+    const failure = await supervisor.run({ action: 'crash' }, signal()).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ retryable: true });
+    expect((failure as Error).message).toMatch(/FakeEngine exited \(code 9\)/);
+    expect(supervisor.isHealthy).toBe(true);
+    await supervisor.run({ action: 'ok' }, signal());
+    expect(supervisor.pids()[0]).not.toBe(crashed);
+    expect(await metricValue('transmute_engine_restarts_total', { engine, reason: 'crash' })).toBe(1);
+  });
+
+  it('brings back a process killed while idle, staying healthy throughout', async () => {
+    const supervisor = supervise();
+    await supervisor.start();
+    const [killed] = supervisor.pids();
+    let healthyThroughout = true;
+    const watch = setInterval(() => (healthyThroughout &&= supervisor.isHealthy), 5);
+    process.kill(killed!, 'SIGKILL');
+    await waitFor(() => supervisor.pids()[0] !== undefined && supervisor.pids()[0] !== killed);
+    clearInterval(watch);
+    expect(healthyThroughout).toBe(true);
+    await supervisor.run({ action: 'ok' }, signal());
+  });
+
+  it('passes a refusal through as a permanent failure and keeps the process', async () => {
+    const supervisor = supervise();
+    await supervisor.start();
+    const [pid] = supervisor.pids();
+    await expect(supervisor.run({ action: 'refuse' }, signal())).rejects.toMatchObject({
+      retryable: false,
+      message: 'FakeEngine could not convert the file: cannot read this',
+    });
+    expect(supervisor.pids()).toEqual([pid]);
+  });
+
+  it('stops its processes when idle and starts them again for the next conversion', async () => {
+    const supervisor = supervise({ idleStopMs: 200 });
+    await supervisor.start();
+    await supervisor.run({ action: 'ok' }, signal());
+    await waitFor(() => supervisor.processesUp === 0);
+    expect(supervisor.isHealthy).toBe(true);
+    await supervisor.run({ action: 'ok' }, signal());
+    expect(supervisor.processesUp).toBe(1);
+    // An idle stop is not a restart.
+    expect(await metricValue('transmute_engine_restarts_total', { engine })).toBe(0);
+  });
+
+  it('turns unhealthy only after failureThreshold failed starts in a row, and recovers on its own', async () => {
+    const supervisor = supervise({ failureThreshold: 2 });
+    await supervisor.start();
+    await writeFile(failStartFile, '');
+    process.kill(supervisor.pids()[0]!, 'SIGKILL');
+    // The first failed start is not enough; the back-off retry is the second.
+    await waitFor(() => !supervisor.isHealthy, 5_000);
+    expect(await metricValue('transmute_engine_start_failures_total', { engine })).toBeGreaterThanOrEqual(2);
+    await unlink(failStartFile);
+    await waitFor(() => supervisor.isHealthy && supervisor.processesUp === 1, 10_000);
+    await supervisor.run({ action: 'ok' }, signal());
+  }, 20_000);
+
+  it('cancels a waiting conversion without running it, and refuses work once stopped', async () => {
+    const supervisor = supervise();
+    await supervisor.start();
+    const running = supervisor.run({ action: 'ok', sleepMs: 300 }, signal());
+    const controller = new AbortController();
+    const waiting = supervisor.run({ action: 'ok' }, controller.signal);
+    controller.abort();
+    await expect(waiting).rejects.toThrow(/cancelled while waiting/);
+    await running;
+    expect(supervisor.servedCounts()).toEqual([1]);
+    await supervisor.stop();
+    expect(supervisor.isHealthy).toBe(false);
+    await expect(supervisor.run({ action: 'ok' }, signal())).rejects.toThrow(/stopping/);
+  });
+});
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

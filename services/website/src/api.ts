@@ -73,7 +73,13 @@ export interface TaskView {
   operation: string;
   status: string;
   progress?: number;
-  result?: { form?: { url: string; method: string; headers: Record<string, string> }; url?: string; filename?: string; error?: string; files?: { url: string; filename: string }[] };
+  result?: {
+    form?: { url: string; method: string; headers: Record<string, string> };
+    url?: string;
+    filename?: string;
+    error?: string;
+    files?: { url: string; filename: string }[];
+  };
 }
 
 export interface JobView {

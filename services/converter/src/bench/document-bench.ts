@@ -59,7 +59,11 @@ async function main(): Promise<void> {
     }
 
     const row = (label: string, times: number[]) =>
-      `${label.padEnd(34)} ${median(times).toFixed(3).padStart(8)} ${mean(times).toFixed(3).padStart(8)} ${Math.min(...times).toFixed(3).padStart(8)} ${Math.max(...times).toFixed(3).padStart(8)}`;
+      `${label.padEnd(34)} ${median(times).toFixed(3).padStart(8)} ${mean(times).toFixed(3).padStart(8)} ${Math.min(...times)
+        .toFixed(3)
+        .padStart(8)} ${Math.max(...times)
+        .toFixed(3)
+        .padStart(8)}`;
     console.log(`DOCX -> PDF, ${pageCount}-page document, ${runs} runs each (seconds per document)`);
     console.log(`${''.padEnd(34)} ${'median'.padStart(8)} ${'mean'.padStart(8)} ${'min'.padStart(8)} ${'max'.padStart(8)}`);
     console.log(row('warm pool (UNO, 1 process)', warm));

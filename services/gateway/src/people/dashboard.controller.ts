@@ -80,7 +80,14 @@ export class DashboardController {
   async createKey(@SignedInPerson() person: CurrentPerson, @JsonBody() body: unknown, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     const created = await this.accounts.createKey(person.accountId, keyInput(body));
-    return { status: 'success', key: created.key, prefix: created.view.prefix, label: created.view.label, allowed_ips: created.view.allowedIps, created_at: created.view.createdAt };
+    return {
+      status: 'success',
+      key: created.key,
+      prefix: created.view.prefix,
+      label: created.view.label,
+      allowed_ips: created.view.allowedIps,
+      created_at: created.view.createdAt,
+    };
   }
 
   /** Effective at once on every replica: keys are looked up on every request, never cached. */

@@ -16,6 +16,13 @@ export default tseslint.config(
       parserOptions: { project: './tsconfig.eslint.json', tsconfigRootDir: import.meta.dirname },
     },
   },
+  // The website is a browser program (DOM, Preact's JSX) with a program of its own.
+  {
+    files: ['services/website/**/*.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: { project: './services/website/tsconfig.eslint.json', tsconfigRootDir: import.meta.dirname },
+    },
+  },
   {
     rules: {
       // `_name` marks a parameter or binding kept for its position or to leave it out of a rest object.
@@ -33,7 +40,9 @@ export default tseslint.config(
   {
     files: ['**/*.{js,mjs,cjs}'],
     extends: [tseslint.configs.disableTypeChecked],
-    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', process: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', process: 'readonly', __dirname: 'readonly' } },
+    // Configuration files that Node and jest load as CommonJS: require is how they import.
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 
   // Tests read JSON bodies and rendered manifests (`any`) and assert on them with

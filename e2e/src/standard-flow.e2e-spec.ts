@@ -6,17 +6,7 @@
  * fields, the convert task's download_url, the signed upload refusing another
  * Content-Type, and complete-upload before the bytes and twice (409 both).
  */
-import {
-  decodeImage,
-  gradientPng,
-  type HttpReply,
-  type Job,
-  jobShapeProblems,
-  type Sample,
-  taskOf,
-  uploadConvertExport,
-  waitForFinished,
-} from './support';
+import { decodeImage, gradientPng, type HttpReply, type Job, jobShapeProblems, type Sample, taskOf, uploadConvertExport, waitForFinished } from './support';
 import { platformFixture } from './support/platform-fixture';
 
 const env = platformFixture({ name: 'standard-flow' });
@@ -105,9 +95,7 @@ describe('standard flow for a local file', () => {
 
     // 5. Download from the export task's result.url: 302 to storage, then the file.
     const exported = taskOf(finished, EXPORT).result;
-    expect(exported).toEqual(
-      expect.objectContaining({ url: expect.stringMatching(new RegExp(`^${platform.baseUrl}/v1/download/[^/?#]+$`)), filename: expect.any(String) }),
-    );
+    expect(exported).toEqual(expect.objectContaining({ url: expect.stringMatching(new RegExp(`^${platform.baseUrl}/v1/download/[^/?#]+$`)), filename: expect.any(String) }));
     expect(exported?.filename).toMatch(new RegExp(`\\.${output}$`));
     const download = await client.download(exported?.url as string);
     expect(download.redirect.status).toBe(302);

@@ -66,7 +66,7 @@ describe('jobs that run', () => {
     expect(await downloaded(exported!.url!)).toMatchObject({ format: 'webp', width: 123, height: 77 });
   });
 
-  test('convert -> convert: the second reads the first one\'s output; without an export the convert result carries download_url', async () => {
+  test("convert -> convert: the second reads the first one's output; without an export the convert result carries download_url", async () => {
     const { client } = env();
     const job = await client.createJob({
       tasks: {
@@ -123,7 +123,6 @@ describe('jobs that run', () => {
     expectError(await client.completeUploadReply(job.id), 409, 'already');
   });
 });
-
 
 /** Formats recognised by content (issue 18): no name, no input_format, the bytes decide. */
 describe('files with no name', () => {

@@ -126,16 +126,8 @@ describe('POST /v1/process/jobs: the validation rules', () => {
   test.each([
     ['rule 1: an unknown operation', { bad: { operation: 'import/ftp' } }, ['rule 1', 'task bad']],
     ['rule 1: a missing operation', { bad: { input: 'x' } }, ['rule 1', 'task bad']],
-    [
-      'rule 2: an import no convert takes',
-      { ...standardTasks(), lonely: { operation: 'import/upload', filename: 'b.png' } },
-      ['rule 2', 'lonely'],
-    ],
-    [
-      'rule 3: an export wired to an import',
-      { ...standardTasks(), out: { operation: 'export/url', input: ['in'] } },
-      ['rule 3', 'task out', 'import task in'],
-    ],
+    ['rule 2: an import no convert takes', { ...standardTasks(), lonely: { operation: 'import/upload', filename: 'b.png' } }, ['rule 2', 'lonely']],
+    ['rule 3: an export wired to an import', { ...standardTasks(), out: { operation: 'export/url', input: ['in'] } }, ['rule 3', 'task out', 'import task in']],
     [
       'rule 4: a cycle',
       {
@@ -146,14 +138,22 @@ describe('POST /v1/process/jobs: the validation rules', () => {
       },
       ['rule 4', 'cycle'],
     ],
-    ['rule 4: a task that reads itself', { in: { operation: 'import/upload', filename: 'a.png' }, c: { operation: 'convert', input: 'c', output_format: 'jpg' } }, ['rule 4', 'task c']],
     [
-      'rule 5: a convert fed by an export',
-      { ...standardTasks(), again: { operation: 'convert', input: 'out', output_format: 'png' } },
-      ['rule 5', 'task again'],
+      'rule 4: a task that reads itself',
+      { in: { operation: 'import/upload', filename: 'a.png' }, c: { operation: 'convert', input: 'c', output_format: 'jpg' } },
+      ['rule 4', 'task c'],
     ],
-    ['rule 5: a convert with two inputs', { in: { operation: 'import/upload', filename: 'a.png' }, c: { operation: 'convert', input: ['in', 'in'], output_format: 'jpg' } }, ['rule 5', 'task c']],
-    ['rule 5: an input naming no task', { in: { operation: 'import/upload', filename: 'a.png' }, c: { operation: 'convert', input: 'ghost', output_format: 'jpg' } }, ['rule 5', 'ghost']],
+    ['rule 5: a convert fed by an export', { ...standardTasks(), again: { operation: 'convert', input: 'out', output_format: 'png' } }, ['rule 5', 'task again']],
+    [
+      'rule 5: a convert with two inputs',
+      { in: { operation: 'import/upload', filename: 'a.png' }, c: { operation: 'convert', input: ['in', 'in'], output_format: 'jpg' } },
+      ['rule 5', 'task c'],
+    ],
+    [
+      'rule 5: an input naming no task',
+      { in: { operation: 'import/upload', filename: 'a.png' }, c: { operation: 'convert', input: 'ghost', output_format: 'jpg' } },
+      ['rule 5', 'ghost'],
+    ],
     ['rule 5: an export of an export', { ...standardTasks(), out2: { operation: 'export/url', input: ['out'] } }, ['rule 5', 'task out2']],
   ])('%s: 422 naming the rule and the task', async (_name, tasks, fragments) => {
     const reply = await env().client.request('POST', JOBS, { json: { tasks } });

@@ -45,7 +45,9 @@ function run(command: string, args: string[], timeoutMs: number): Promise<Run> {
 
 function requireSchemathesis(): void {
   if (!existsSync(SCHEMATHESIS)) {
-    throw new Error(`schemathesis is not installed at ${SCHEMATHESIS}: run make test-tools (bash libs/devstack/bin/install-tools.sh test; it is listed in libs/devstack/bin/packages/requirements.txt)`);
+    throw new Error(
+      `schemathesis is not installed at ${SCHEMATHESIS}: run make test-tools (bash libs/devstack/bin/install-tools.sh test; it is listed in libs/devstack/bin/packages/requirements.txt)`,
+    );
   }
 }
 

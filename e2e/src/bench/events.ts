@@ -23,23 +23,12 @@ import { type Job, taskOf, uploadConvertExport } from '../support/api-types';
 import { startLocalPlatform } from '../support/platform';
 import { gradientPng } from '../support/samples';
 import { openJobEvents, type SseStream } from '../events/sse-client';
+import { percentile, positiveInteger } from './bench-kit';
 
 const STREAMS_PER_JOB = 50;
 const TARGETS_PER_JOB = 100;
 const KEEP_ALIVE_MS = 2_000;
 const HOLD_MS = 10_000;
-
-function positiveInteger(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} expects a positive integer, got ${JSON.stringify(raw)}`);
-  return value;
-}
-
-function percentile(sorted: number[], p: number): number {
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[Math.min(rank, sorted.length) - 1] ?? Number.NaN;
-}
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -92,9 +81,13 @@ async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<
 async function streamsPhase(client: TransmuteClient, baseUrl: string, apiKey: string, gatewayMetrics: string, count: number): Promise<boolean> {
   const jobs: Array<Awaited<ReturnType<typeof pendingJob>>> = [];
   // A few at a time: job creation is not what is measured, and a burst only queues up in the orchestrator.
-  await inBatches(Array.from({ length: Math.ceil(count / STREAMS_PER_JOB) }, (_, index) => index), 5, async () => {
-    jobs.push(await pendingJob(client));
-  });
+  await inBatches(
+    Array.from({ length: Math.ceil(count / STREAMS_PER_JOB) }, (_, index) => index),
+    5,
+    async () => {
+      jobs.push(await pendingJob(client));
+    },
+  );
   // Warm the route (JIT, pools) so the baseline is the idle gateway, not a cold one.
   const warm = await openJobEvents(baseUrl, apiKey, jobs[0]!.job.id);
   await warm.next(5_000);
@@ -123,7 +116,14 @@ async function streamsPhase(client: TransmuteClient, baseUrl: string, apiKey: st
 
   const started = performance.now();
   await inBatches(jobs, 2, (job) => job.start());
-  const ended = await Promise.all(streams.map((stream) => stream.rest(180_000).then(() => true, () => false)));
+  const ended = await Promise.all(
+    streams.map((stream) =>
+      stream.rest(180_000).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
   const closeMs = performance.now() - started;
   const finishedStreams = streams.filter((stream) => stream.events[stream.events.length - 1]?.event === 'job.finished').length;
   await sleep(2_000);
@@ -189,7 +189,9 @@ async function deliveriesPhase(client: TransmuteClient, dispatcherMetrics: strin
   // Latency of each delivery: its job's end (endedAt) to the receiver seeing the first attempt.
   const latencies = [...arrivals.values()].map(({ at, job }) => at - (ends[job] ?? Number.NaN)).sort((a, b) => a - b);
   log(`webhooks: ${arrivals.size}/${count} deliveries to a receiver answering after ${receiverDelayMs} ms (${jobCount} job(s), up to ${TARGETS_PER_JOB} targets each)`);
-  log(`  delivery latency (job end -> receiver): p50 ${(percentile(latencies, 50) / 1000).toFixed(2)} s, p95 ${(percentile(latencies, 95) / 1000).toFixed(2)} s, max ${(latencies[latencies.length - 1]! / 1000).toFixed(2)} s`);
+  log(
+    `  delivery latency (job end -> receiver): p50 ${(percentile(latencies, 50) / 1000).toFixed(2)} s, p95 ${(percentile(latencies, 95) / 1000).toFixed(2)} s, max ${(latencies[latencies.length - 1]! / 1000).toFixed(2)} s`,
+  );
   log(`  receiver saw at most ${maxInFlight} requests at once (the dispatcher's concurrency bound)`);
   log(`  dispatcher RSS: before ${mb(before)}, peak while delivering ${mb(Math.max(before, ...samples))}, after ${mb(after)}`);
   return arrivals.size === count;

@@ -13,31 +13,20 @@
  * Prints percentiles, mean, min/max, jobs per second, failures and the
  * gateway's RSS. Asserts nothing about speed; exits 1 when a job failed.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { repoRoot } from '@transmute/devstack';
-import { metricValue, TransmuteClient } from '../support/api-client';
+import { metricValue, type TransmuteClient } from '../support/api-client';
 import { taskOf, uploadConvertExport } from '../support/api-types';
-import { type LocalPlatform, startLocalPlatform } from '../support/platform';
 import { gradientPng, type Sample } from '../support/samples';
 import { JobWaitFailed, waitForFinished } from '../support/wait-for-job';
+import { openBenchTarget, percentile, positiveInteger } from './bench-kit';
 
 const POLL_INTERVAL_MS = 50;
 const JOB_TIMEOUT_MS = 60_000;
-const DEFAULT_URL = 'http://127.0.0.1:8080';
 
 interface Options {
   jobs: number;
   concurrency: number;
   start: boolean;
-}
-
-function positiveInteger(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} expects a positive integer, got ${JSON.stringify(raw)}`);
-  return value;
 }
 
 function readOptions(argv: string[]): Options {
@@ -60,17 +49,6 @@ function readOptions(argv: string[]): Options {
     concurrency: positiveInteger('concurrency', values.concurrency, 8),
     start: values.start ?? false,
   };
-}
-
-async function apiKey(): Promise<string> {
-  const fromEnv = process.env['TRANSMUTE_API_KEY'];
-  if (fromEnv) return fromEnv;
-  const path = join(repoRoot(), '.transmute', 'dev-api-key');
-  try {
-    return (await readFile(path, 'utf8')).trim();
-  } catch (error) {
-    throw new Error(`no API key: set TRANSMUTE_API_KEY, start the platform with \`make up\` (writes ${path}), or pass --start`, { cause: error });
-  }
 }
 
 type Outcome = { ok: true; latencyMs: number } | { ok: false; error: string };
@@ -115,12 +93,6 @@ async function runPhase(name: string, client: TransmuteClient, sample: Sample, j
   return { name, outcomes, wallMs: performance.now() - began };
 }
 
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], p: number): number {
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[Math.min(rank, sorted.length) - 1] ?? Number.NaN;
-}
-
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 function report(phase: PhaseResult): string {
@@ -153,33 +125,10 @@ async function gatewayRss(client: TransmuteClient): Promise<string> {
 
 async function main(): Promise<number> {
   const options = readOptions(process.argv.slice(2));
-  let started: LocalPlatform | undefined;
   let failed = true;
-  const stopStarted = async () => {
-    const platform = started;
-    started = undefined;
-    if (!platform) return;
-    // Logs and state stay for a look when anything failed.
-    await platform.stop({ keepFiles: failed });
-    if (failed) process.stderr.write(`service logs kept in ${platform.logDir}\n`);
-  };
-  process.once('SIGINT', () => {
-    process.stderr.write('\ninterrupted; stopping\n');
-    void stopStarted().finally(() => process.exit(130));
-  });
-
+  const target = await openBenchTarget(options.start, { name: 'bench-latency' });
   try {
-    let client: TransmuteClient;
-    if (options.start) {
-      process.stdout.write('starting infra and platform through @transmute/devstack...\n');
-      const t0 = performance.now();
-      started = await startLocalPlatform({ name: 'bench-latency' });
-      client = started.client;
-      process.stdout.write(`platform up at ${client.baseUrl} in ${((performance.now() - t0) / 1000).toFixed(1)} s (logs: ${started.logDir})\n`);
-    } else {
-      client = new TransmuteClient(process.env['TRANSMUTE_URL'] ?? DEFAULT_URL, await apiKey());
-    }
-
+    const client = target.client;
     const sample = await gradientPng(256, 256);
     process.stdout.write(
       `target ${client.baseUrl}; ${options.jobs} jobs per phase, concurrency ${options.concurrency}; ` +
@@ -199,7 +148,7 @@ async function main(): Promise<number> {
     failed = !warmUp.ok || phases.some((phase) => phase.outcomes.some((outcome) => !outcome.ok));
     return failed ? 1 : 0;
   } finally {
-    await stopStarted();
+    await target.stop(failed);
   }
 }
 

@@ -47,7 +47,10 @@ async function timeToInteractive(browser: Browser, url: string, throttle: Thrott
   if (throttle.network) await cdp.send('Network.emulateNetworkConditions', { offline: false, ...throttle.network });
   let bytes = 0;
   page.on('response', (response) => {
-    void response.body().then((body) => (bytes += body.length), () => undefined);
+    void response.body().then(
+      (body) => (bytes += body.length),
+      () => undefined,
+    );
   });
   // The init script is a string and page-side globals are `any`: the e2e project compiles without the DOM library.
   await page.addInitScript({
@@ -57,7 +60,9 @@ async function timeToInteractive(browser: Browser, url: string, throttle: Thrott
   });
   await page.goto(url, { waitUntil: 'domcontentloaded' });
   const rendered = Number(
-    await (await page.waitForFunction(() => ((globalThis as any).document.querySelector('main h1') ? performance.now() : 0), undefined, { polling: 'raf', timeout: 60_000 })).jsonValue(),
+    await (
+      await page.waitForFunction(() => ((globalThis as any).document.querySelector('main h1') ? performance.now() : 0), undefined, { polling: 'raf', timeout: 60_000 })
+    ).jsonValue(),
   );
   await page.waitForLoadState('load');
   const tti = Number(
@@ -92,7 +97,9 @@ async function main(): Promise<void> {
         const results = [];
         for (let run = 0; run < runs; run += 1) results.push(await timeToInteractive(browser, `${local.platform.baseUrl}${path}`, throttle));
         const times = results.map((result) => result.tti);
-        console.log(`  ${path.padEnd(8)} TTI median ${median(times).toFixed(0)} ms, worst ${Math.max(...times).toFixed(0)} ms, ${(results[0]!.bytes / 1000).toFixed(1)} kB transferred`);
+        console.log(
+          `  ${path.padEnd(8)} TTI median ${median(times).toFixed(0)} ms, worst ${Math.max(...times).toFixed(0)} ms, ${(results[0]!.bytes / 1000).toFixed(1)} kB transferred`,
+        );
       }
     }
   } finally {

@@ -122,7 +122,10 @@ export function formatReport(report: ChaosReport): string {
     `  missing webhooks    ${report.missingWebhooks}`,
     '  faults (kill -> ready; longest stretch without a job ending):',
     ...(report.faults.length === 0 ? ['    (none)'] : []),
-    ...report.faults.map((fault) => `    ${fault.fault.padEnd(22)} down ${seconds(fault.downMs).padStart(7)}   held up ${seconds(fault.heldUpMs).padStart(7)}${fault.error ? `   ERROR ${fault.error}` : ''}`),
+    ...report.faults.map(
+      (fault) =>
+        `    ${fault.fault.padEnd(22)} down ${seconds(fault.downMs).padStart(7)}   held up ${seconds(fault.heldUpMs).padStart(7)}${fault.error ? `   ERROR ${fault.error}` : ''}`,
+    ),
   ];
   lines.push(chaosPassed(report) ? 'PASS: nothing lost, nothing duplicated' : `FAIL: see the logs in ${report.logDir}`);
   return lines.join('\n');

@@ -43,7 +43,12 @@ export function tarOf(files: Record<string, string>): Buffer {
     header.write('0000000\0', 108);
     header.write('0000000\0', 116);
     header.write(`${data.length.toString(8).padStart(11, '0')}\0`, 124);
-    header.write(`${Math.floor(Date.UTC(2026, 0, 1) / 1000).toString(8).padStart(11, '0')}\0`, 136);
+    header.write(
+      `${Math.floor(Date.UTC(2026, 0, 1) / 1000)
+        .toString(8)
+        .padStart(11, '0')}\0`,
+      136,
+    );
     header.write('        ', 148); // checksum field counts as spaces while summing
     header.write('0', 156);
     header.write('ustar\0', 257);

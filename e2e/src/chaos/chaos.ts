@@ -40,7 +40,15 @@ export function chaosOptions(argv: string[]): ChaosOptions {
     },
     strict: true,
   });
-  const faults = values.faults === undefined || values.faults === 'all' ? undefined : values.faults === 'none' ? [] : values.faults.split(',').map((fault) => fault.trim()).filter(Boolean);
+  const faults =
+    values.faults === undefined || values.faults === 'all'
+      ? undefined
+      : values.faults === 'none'
+        ? []
+        : values.faults
+            .split(',')
+            .map((fault) => fault.trim())
+            .filter(Boolean);
   return {
     jobs: positive('jobs', values.jobs, 1_000),
     concurrency: positive('concurrency', values.concurrency, 16),
@@ -61,7 +69,11 @@ async function main(): Promise<number> {
 
 if (require.main === module) {
   // Ctrl-C or a kill: exit through 'exit', where devstack SIGKILLs every process it started (nothing is left behind).
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.once(signal, () => process.exit(code));
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)
+    process.once(signal, () => process.exit(code));
   main().then(
     (code) => process.exit(code),
     (error: unknown) => {

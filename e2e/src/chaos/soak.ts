@@ -103,7 +103,9 @@ async function main(): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 10_000));
     const end = await sample(platform.services);
 
-    const verdicts = [...start].map(([name, first]) => judgeGrowth(name, first, end.get(name) ?? { rssKb: Number.POSITIVE_INFINITY, openFiles: Number.POSITIVE_INFINITY }, options.bound));
+    const verdicts = [...start].map(([name, first]) =>
+      judgeGrowth(name, first, end.get(name) ?? { rssKb: Number.POSITIVE_INFINITY, openFiles: Number.POSITIVE_INFINITY }, options.bound),
+    );
     const finished = outcomes.filter((outcome) => outcome.status === 'finished').length;
     const failed = outcomes.filter((outcome) => outcome.status === 'failed');
     const unended = outcomes.filter((outcome) => outcome.jobId && !outcome.status).length;
@@ -126,7 +128,11 @@ async function main(): Promise<number> {
 }
 
 // Ctrl-C or a kill: exit through 'exit', where devstack SIGKILLs every process it started (nothing is left behind).
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.once(signal, () => process.exit(code));
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const)
+  process.once(signal, () => process.exit(code));
 
 main().then(
   (code) => process.exit(code),

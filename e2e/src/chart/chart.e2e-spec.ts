@@ -152,10 +152,7 @@ describe('charts/transmute', () => {
 
   it('finds schema problems (the check can fail)', () => {
     const broken = join(work, 'broken.yaml');
-    writeFileSync(
-      broken,
-      readFileSync(rendered.get('minimal')!, 'utf8').replace('revisionHistoryLimit: 5', 'revisionHistoryLimit: 5\n  replicaz: 2'),
-    );
+    writeFileSync(broken, readFileSync(rendered.get('minimal')!, 'utf8').replace('revisionHistoryLimit: 5', 'revisionHistoryLimit: 5\n  replicaz: 2'));
     const { status, output } = run(tool('.tools/venv/bin/python'), [join(chartDir, 'tests/validate_manifests.py'), broken]);
     expect(status).toBe(1);
     expect(output).toContain('replicaz');

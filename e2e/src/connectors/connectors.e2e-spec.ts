@@ -223,7 +223,11 @@ describe('sources and destinations, both ways, byte-correct', () => {
     expectFinished(fromUrl);
     await viaExportUrl(fromUrl);
     const fromBase64 = await runToEnd(
-      roundTrip({ operation: 'import/base64', file: `data:application/x-tar;base64,${sample.bytes.toString('base64')}`, filename: 'inline.tar' }, { operation: 'export/url' }, 'e2e-base64'),
+      roundTrip(
+        { operation: 'import/base64', file: `data:application/x-tar;base64,${sample.bytes.toString('base64')}`, filename: 'inline.tar' },
+        { operation: 'export/url' },
+        'e2e-base64',
+      ),
     );
     expectFinished(fromBase64);
     await viaExportUrl(fromBase64);
@@ -233,7 +237,11 @@ describe('sources and destinations, both ways, byte-correct', () => {
 describe('failures end the task with a message that says why', () => {
   it.each([
     ['a missing bucket', () => ({ operation: 'import/s3', ...s3Credentials(), bucket: 'no-such-bucket', key: 'a.tar' }), /bucket no-such-bucket does not exist/],
-    ['wrong S3 credentials', () => ({ operation: 'import/s3', ...s3Credentials(), bucket: 'sources', key: 'in/bundle.tar', secret_access_key: 'wrong-secret-0000' }), /refused the credentials/],
+    [
+      'wrong S3 credentials',
+      () => ({ operation: 'import/s3', ...s3Credentials(), bucket: 'sources', key: 'in/bundle.tar', secret_access_key: 'wrong-secret-0000' }),
+      /refused the credentials/,
+    ],
     ['an unreachable SFTP host', () => ({ operation: 'import/sftp', ...sftpLogin(), port: 1, password: 'x', path: '/a.tar' }), /could not be reached \(ECONNREFUSED\)/],
     ['a URL that answers 404', () => ({ operation: 'import/url', url: `${webUrl}/missing.tar` }), /answered 404/],
   ])('import with %s fails the job', async (_name, source, message) => {
@@ -249,9 +257,7 @@ describe('failures end the task with a message that says why', () => {
     ['a missing GCS bucket', () => ({ operation: 'export/googlecloud', bucket: 'no-such-bucket', ...gcsAccount }), /bucket no-such-bucket does not exist/],
     ['an unreachable S3 endpoint', () => ({ operation: 'export/s3', ...s3Credentials(), bucket: 'results', endpoint: 'http://127.0.0.1:1' }), /could not be reached/],
   ])('export with %s fails that export task, not the job', async (_name, destination, message) => {
-    const job = await runToEnd(
-      roundTrip({ operation: 'import/base64', file: sample.bytes.toString('base64'), filename: 'in.tar' }, destination(), 'e2e-export-failure'),
-    );
+    const job = await runToEnd(roundTrip({ operation: 'import/base64', file: sample.bytes.toString('base64'), filename: 'in.tar' }, destination(), 'e2e-export-failure'));
     expect(job.status).toBe('finished');
     expect(taskOf(job, 'out').status).toBe('failed');
     expect(taskOf(job, 'out').result?.['error']).toMatch(message);

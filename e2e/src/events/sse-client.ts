@@ -81,10 +81,7 @@ export class SseStream {
   /** Every event until the server closes the stream. */
   async rest(timeoutMs = 60_000): Promise<SseEvent[]> {
     const start = this.read;
-    await Promise.race([
-      this.ended,
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`the stream did not end within ${timeoutMs} ms`)), timeoutMs).unref()),
-    ]);
+    await Promise.race([this.ended, new Promise((_, reject) => setTimeout(() => reject(new Error(`the stream did not end within ${timeoutMs} ms`)), timeoutMs).unref())]);
     this.read = this.events.length;
     return this.events.slice(start);
   }

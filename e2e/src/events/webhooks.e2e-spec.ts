@@ -205,7 +205,10 @@ test('failed attempts retry on the schedule with the same delivery id; redirects
 
   // A receiver that never acknowledges gets exactly the schedule's 5 attempts.
   const never = '/hooks/never';
-  receiver.script(never, Array.from({ length: 8 }, () => ({ status: 503 })));
+  receiver.script(
+    never,
+    Array.from({ length: 8 }, () => ({ status: 503 })),
+  );
   const second = await finishedJob(client, { jobUrl: receiver.url(never) }, 'e2e-webhook-exhausted');
   const exhausted = await waitForDelivery(client, second.id, receiver.url(never), 'failed', 30_000);
   expect(exhausted.attempts.map((attempt) => attempt.attempt)).toEqual([1, 2, 3, 4, 5]);

@@ -41,14 +41,18 @@ test.each([
   ['a truncated PNG', 'truncated', 'png', 'jpg', async () => (await gradientPng(320, 200)).bytes.subarray(0, 400)],
   ['an empty file', 'empty', 'png', 'jpg', async () => Buffer.alloc(0)],
   ['a 1.5 GiB zip bomb', 'zip-bomb', 'zip', 'tgz', zipBomb],
-])('%s fails with a message, and the converter keeps serving', async (_title, name, inputFormat, outputFormat, make) => {
-  const { job, tookMs } = await send(name, inputFormat, outputFormat, await make());
-  process.stdout.write(`${name}: ${job.status} after ${tookMs} ms: ${job.error}\n`);
-  expect(job.status).toBe('failed');
-  expect(job.error).toMatch(/\S/);
-  expect(tookMs).toBeLessThan(ENDS_WITHIN_MS);
-  await stillConverts();
-}, 300_000);
+])(
+  '%s fails with a message, and the converter keeps serving',
+  async (_title, name, inputFormat, outputFormat, make) => {
+    const { job, tookMs } = await send(name, inputFormat, outputFormat, await make());
+    process.stdout.write(`${name}: ${job.status} after ${tookMs} ms: ${job.error}\n`);
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/\S/);
+    expect(tookMs).toBeLessThan(ENDS_WITHIN_MS);
+    await stillConverts();
+  },
+  300_000,
+);
 
 test('a billion-laughs SVG ends (refused, or rendered without expanding the entities), and the converter keeps serving', async () => {
   const { job, tookMs } = await send('billion-laughs', 'svg', 'png', billionLaughsSvg());

@@ -29,7 +29,12 @@ export function pixelBombPng(side = 30_000): Buffer {
   header.writeUInt8(0, 9); // greyscale
   // Every row: filter byte 0, then side/8 bytes of zeros.
   const rows = Buffer.alloc(side * (1 + Math.ceil(side / 8)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** The classic entity-expansion SVG: ten levels of ten references, 10^9 "lol"s if a parser expanded them. */

@@ -61,7 +61,11 @@ async function startJob(client: TransmuteClient, tag: string): Promise<Job> {
 }
 
 const ended = (client: TransmuteClient, jobId: string) =>
-  waitForJob(client, jobId, (job) => job.status === 'finished' || job.status === 'failed', JOB_TIMEOUT_MS, { stopOnTerminal: false, intervalMs: 500, waitingFor: 'the job to end' });
+  waitForJob(client, jobId, (job) => job.status === 'finished' || job.status === 'failed', JOB_TIMEOUT_MS, {
+    stopOnTerminal: false,
+    intervalMs: 500,
+    waitingFor: 'the job to end',
+  });
 
 describe('quota metering', () => {
   it('counts daily conversions at creation exactly: 20 concurrent jobs against 3 left admit 3, the rest get 402', async () => {
@@ -128,7 +132,10 @@ describe('quota metering', () => {
     const left = ALLOWANCE_BYTES - afterDownloads.monthlyUsedBytes - afterDownloads.additionalUsedBytes;
     if (left > 0) expect((await spend(accountId, left, 'e2e-last-bytes')).usage).toBeDefined();
     const refused = await call(env().platform.baseUrl, 'POST', '/v1/process/jobs', key, uploadConvertExport('wav', 'mp3', 'no-quota'));
-    expect({ status: refused.status, body: refused.body }).toEqual({ status: 402, body: { status: 'error', message: expect.stringContaining('monthly and additional GB allowance used up') } });
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 402,
+      body: { status: 'error', message: expect.stringContaining('monthly and additional GB allowance used up') },
+    });
 
     // Sandbox uses nothing, even for an exhausted account.
     const before = await usageOf(accountId);

@@ -56,7 +56,12 @@ export class RawConnection {
 
 /** Raises a process's open-file limit to its hard limit (prlimit, util-linux); returns the soft limit now in force. */
 export function raiseOpenFileLimit(pid: number): number {
-  const read = () => Number(execFileSync('prlimit', ['--pid', String(pid), '--nofile', '--raw', '--noheadings', '--output', 'SOFT,HARD'], { encoding: 'utf8' }).trim().split(/\s+/)[0]);
+  const read = () =>
+    Number(
+      execFileSync('prlimit', ['--pid', String(pid), '--nofile', '--raw', '--noheadings', '--output', 'SOFT,HARD'], { encoding: 'utf8' })
+        .trim()
+        .split(/\s+/)[0],
+    );
   const hard = execFileSync('prlimit', ['--pid', String(pid), '--nofile', '--raw', '--noheadings', '--output', 'HARD'], { encoding: 'utf8' }).trim();
   execFileSync('prlimit', ['--pid', String(pid), `--nofile=${hard}:${hard}`]);
   return read();

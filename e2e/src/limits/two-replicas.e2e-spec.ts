@@ -40,7 +40,12 @@ describe('API keys and the rate limit on two gateway replicas', () => {
       ] as const) {
         for (const presented of [null, wrong, 'not-a-key']) {
           const answer = await call(baseUrl, method, path, presented, json);
-          expect({ presented, path, status: answer.status, body: answer.body }).toEqual({ presented, path, status: 401, body: { status: 'error', message: 'missing or invalid API key' } });
+          expect({ presented, path, status: answer.status, body: answer.body }).toEqual({
+            presented,
+            path,
+            status: 401,
+            body: { status: 'error', message: 'missing or invalid API key' },
+          });
         }
       }
     }
@@ -70,7 +75,11 @@ describe('API keys and the rate limit on two gateway replicas', () => {
     for (const baseUrl of [second, first]) {
       const limited = await call(baseUrl, 'GET', absentJobPath(), key);
       expect(limited.status).toBe(429);
-      expect(limited.body).toEqual({ status: 'error', message: 'rate limit of 5 requests per minute exceeded; retry after ' + limited.body.retry_after + ' s', retry_after: expect.any(Number) });
+      expect(limited.body).toEqual({
+        status: 'error',
+        message: 'rate limit of 5 requests per minute exceeded; retry after ' + limited.body.retry_after + ' s',
+        retry_after: expect.any(Number),
+      });
       expect(limited.body.retry_after).toBeGreaterThanOrEqual(1);
       expect(limited.body.retry_after).toBeLessThanOrEqual(60);
       expect(limited.headers.get('retry-after')).toBe(String(limited.body.retry_after));
@@ -122,7 +131,11 @@ describe('API keys and the rate limit on two gateway replicas', () => {
 
     for (const baseUrl of replicas()) {
       const answer = await call(baseUrl, 'POST', '/v1/process/jobs', key, {
-        tasks: { in: { operation: 'import/upload' }, c: { operation: 'convert', input: 'in', input_format: 'png', output_format: 'jpg' }, out: { operation: 'export/url', input: ['c'] } },
+        tasks: {
+          in: { operation: 'import/upload' },
+          c: { operation: 'convert', input: 'in', input_format: 'png', output_format: 'jpg' },
+          out: { operation: 'export/url', input: ['c'] },
+        },
       });
       expect({ status: answer.status, body: answer.body }).toEqual({
         status: 402,

@@ -123,7 +123,7 @@ describe('MCP with an API key', () => {
     }
   });
 
-  test('the rate limit: MCP requests count in the same window as the key\'s REST requests', async () => {
+  test("the rate limit: MCP requests count in the same window as the key's REST requests", async () => {
     const { key } = await accountWithKey(env().platform, 'e2e-rate');
     await awayFromWindowEdge();
     for (let i = 0; i < 2; i += 1) expect((await call(env().platform.baseUrl, 'GET', '/v1/formats', key)).status).toBe(200);

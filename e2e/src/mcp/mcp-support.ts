@@ -11,10 +11,7 @@ import { repoRoot } from '@transmute/devstack';
 
 /** The SDK's client over Streamable HTTP, authenticated by headers (an API key) or an OAuth provider. */
 export async function connectClient(mcpUrl: string, auth: { headers: Record<string, string> } | { provider: OAuthClientProvider }): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(
-    new URL(mcpUrl),
-    'provider' in auth ? { authProvider: auth.provider } : { requestInit: { headers: auth.headers } },
-  );
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), 'provider' in auth ? { authProvider: auth.provider } : { requestInit: { headers: auth.headers } });
   const client = new Client({ name: 'transmute-e2e', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -36,8 +33,7 @@ export async function callTool(client: Client, name: string, args: Record<string
   return { result, progress };
 }
 
-export const textOf = (result: CallToolResult): string =>
-  result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+export const textOf = (result: CallToolResult): string => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 
 /** get_job until the job is finished or failed. */
 export async function pollJob(client: Client, jobId: string, timeoutMs = 90_000): Promise<Record<string, any>> {

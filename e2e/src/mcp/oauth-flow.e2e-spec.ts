@@ -93,7 +93,16 @@ async function registerClient(name: string): Promise<string> {
 
 function authorizeUrl(endpoint: string, clientId: string, challenge: string, extra: Record<string, string> = {}): URL {
   const url = new URL(endpoint);
-  const params = { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: 'S256', state: 'st-1', resource: mcpUrl(), ...extra };
+  const params = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'st-1',
+    resource: mcpUrl(),
+    ...extra,
+  };
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
   return url;
 }
@@ -201,14 +210,19 @@ describe('OAuth 2.1 with the SDK client', () => {
     expect((await browser.web.call('GET', '/web/api/account/connected-apps')).body.applications).toEqual([]);
   });
 
-  test('disconnecting on the dashboard refuses the application\'s tokens at once', async () => {
+  test("disconnecting on the dashboard refuses the application's tokens at once", async () => {
     const clientId = await registerClient('Dashboard Assistant');
     const server = await metadata();
     const { browser, account } = await person('dashboard');
     const { verifier, challenge } = pkcePair();
     const { redirect } = await browser.authorize(authorizeUrl(server.authorization_endpoint, clientId, challenge), account);
     const tokens = await postForm(server.token_endpoint, {
-      grant_type: 'authorization_code', code: redirect.location.searchParams.get('code') as string, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT_URI, resource: mcpUrl(),
+      grant_type: 'authorization_code',
+      code: redirect.location.searchParams.get('code') as string,
+      code_verifier: verifier,
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      resource: mcpUrl(),
     });
     expect(tokens.status).toBe(200);
     expect(await mcpStatus(tokens.body['access_token'])).toBe(200);
@@ -259,12 +273,19 @@ describe('OAuth in a real browser (Chromium)', () => {
       expect(await seriousViolations(page)).toEqual([]);
       await screenshots(page, 'oauth-consent');
       await page.getByRole('button', { name: 'Allow' }).click();
-      await page.getByText('back in the application').waitFor({ timeout: 15_000 }).catch(async (error: unknown) => {
-        throw new Error(`not sent back; at ${page.url()}: ${(await page.content()).slice(0, 1000)}`, { cause: error });
-      });
+      await page
+        .getByText('back in the application')
+        .waitFor({ timeout: 15_000 })
+        .catch(async (error: unknown) => {
+          throw new Error(`not sent back; at ${page.url()}: ${(await page.content()).slice(0, 1000)}`, { cause: error });
+        });
       expect(returned?.searchParams.get('state')).toBe('st-1');
       const tokens = await postForm(server.token_endpoint, {
-        grant_type: 'authorization_code', code: returned?.searchParams.get('code') as string, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT_URI,
+        grant_type: 'authorization_code',
+        code: returned?.searchParams.get('code') as string,
+        code_verifier: verifier,
+        client_id: clientId,
+        redirect_uri: REDIRECT_URI,
       });
       expect(tokens.status).toBe(200);
       expect(await mcpStatus(tokens.body['access_token'])).toBe(200);

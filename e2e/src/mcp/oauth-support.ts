@@ -103,9 +103,7 @@ export class ConsentBrowser {
 
   /** Posts the consent form as a browser would: its hidden fields, the button pressed, cookies and Origin. */
   async answer(consentHtml: string, decision: 'allow' | 'deny', overrides: Record<string, string> = {}): Promise<Redirect> {
-    const fields = Object.fromEntries(
-      [...consentHtml.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1] as string, match[2] as string]),
-    );
+    const fields = Object.fromEntries([...consentHtml.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1] as string, match[2] as string]));
     const action = /<form method="post" action="([^"]+)">/.exec(consentHtml)?.[1];
     if (!action) throw new Error('the consent page has no form');
     const response = await fetch(new URL(action, this.baseUrl), {

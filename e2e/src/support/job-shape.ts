@@ -10,8 +10,7 @@ function nullableDateTime(value: unknown, where: string): string[] {
   return value === null ? [] : dateTime(value, where);
 }
 
-const sameKeys = (actual: object, expected: readonly string[]): boolean =>
-  JSON.stringify(Object.keys(actual).sort()) === JSON.stringify([...expected].sort());
+const sameKeys = (actual: object, expected: readonly string[]): boolean => JSON.stringify(Object.keys(actual).sort()) === JSON.stringify([...expected].sort());
 
 /**
  * Everything wrong with a job response against the spec's "Job (response

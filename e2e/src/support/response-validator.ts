@@ -36,7 +36,12 @@ export class ResponseValidator {
     this.ajv.addSchema(document, DOCUMENT_ID);
     this.routes = Object.keys(document.paths ?? {}).map((template) => ({
       template,
-      pattern: new RegExp(`^${template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`),
+      pattern: new RegExp(
+        `^${template
+          .split(/\{[^}]+\}/)
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]+')}$`,
+      ),
     }));
   }
 

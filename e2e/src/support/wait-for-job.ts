@@ -35,13 +35,7 @@ export function jobState(job: Job): string {
  * Polls `GET /v1/process/jobs/{id}` until `predicate(job)` holds and returns
  * that job; throws JobWaitFailed on timeout, or when the job ended otherwise.
  */
-export async function waitForJob(
-  client: TransmuteClient,
-  jobId: string,
-  predicate: (job: Job) => boolean,
-  timeoutMs: number,
-  options: WaitForJobOptions = {},
-): Promise<Job> {
+export async function waitForJob(client: TransmuteClient, jobId: string, predicate: (job: Job) => boolean, timeoutMs: number, options: WaitForJobOptions = {}): Promise<Job> {
   const { intervalMs = 100, stopOnTerminal = true, waitingFor = 'the predicate' } = options;
   const deadline = Date.now() + timeoutMs;
   const seen: string[] = [];

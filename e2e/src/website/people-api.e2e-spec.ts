@@ -130,7 +130,7 @@ describe('people API', () => {
     expect(right.body.retry_after).toBeGreaterThan(0);
   });
 
-  it('stops a suspended account\'s keys and sessions at once', async () => {
+  it("stops a suspended account's keys and sessions at once", async () => {
     const client = web();
     const signIn = await client.signUpAndIn(uniqueEmail('suspend'), GOOD_PASSWORD);
     const key = (await client.call('POST', '/web/api/account/keys', { label: 'k' })).body.key as string;

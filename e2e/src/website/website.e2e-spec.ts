@@ -228,7 +228,7 @@ describe('website', () => {
     await context.close();
   });
 
-  it('lists the person\'s jobs with their files and webhook deliveries (jobs.list)', async () => {
+  it("lists the person's jobs with their files and webhook deliveries (jobs.list)", async () => {
     const { context, page } = await newPage();
     await signUp(page);
     await page.getByLabel('Label').fill('history');

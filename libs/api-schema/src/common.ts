@@ -9,10 +9,7 @@ export const TASK_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const MAX_TAG_LENGTH = 255;
 
 export const Id = z.string().regex(ID_PATTERN).meta({ description: '32 lowercase hexadecimal characters.', example: '5f0c8a4e2b7d41a39c6e0f1d2a3b4c5d' });
-export const FormatName = z
-  .string()
-  .regex(FORMAT_NAME_PATTERN)
-  .meta({ description: 'A format name: its lowercase file extension, 1 to 16 letters or digits.', example: 'png' });
+export const FormatName = z.string().regex(FORMAT_NAME_PATTERN).meta({ description: 'A format name: its lowercase file extension, 1 to 16 letters or digits.', example: 'png' });
 export const TaskName = z.string().regex(TASK_NAME_PATTERN).meta({ description: 'A task name: 1 to 64 letters, digits, dots, dashes or underscores.' });
 export const DateTime = z.iso.datetime();
 /** A URL the client gave (http or https only). */

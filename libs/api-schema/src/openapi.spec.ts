@@ -27,12 +27,19 @@ describe('openApiDocument', () => {
     const operations = new Map<string, string[]>();
     for (const item of Object.values(document.paths ?? {})) {
       for (const operation of Object.values(item ?? {}) as Array<{ operationId?: string; parameters?: Array<{ name: string }> }>) {
-        if (operation.operationId) operations.set(operation.operationId, (operation.parameters ?? []).map((parameter) => parameter.name));
+        if (operation.operationId)
+          operations.set(
+            operation.operationId,
+            (operation.parameters ?? []).map((parameter) => parameter.name),
+          );
       }
     }
     const linked: string[] = [];
     for (const item of Object.values(document.paths ?? {})) {
-      for (const operation of Object.values(item ?? {}) as Array<{ operationId: string; responses: Record<string, { links?: Record<string, { operationId: string; parameters?: Record<string, string> }> }> }>) {
+      for (const operation of Object.values(item ?? {}) as Array<{
+        operationId: string;
+        responses: Record<string, { links?: Record<string, { operationId: string; parameters?: Record<string, string> }> }>;
+      }>) {
         for (const response of Object.values(operation.responses)) {
           for (const link of Object.values(response.links ?? {})) {
             expect(operations.get(link.operationId)).toEqual(expect.arrayContaining(Object.keys(link.parameters ?? {})));
@@ -42,7 +49,15 @@ describe('openApiDocument', () => {
       }
     }
     expect(linked.sort()).toEqual(
-      ['completeUpload->getJob', 'createImport->createJob', 'createImport->postImportContent', 'createImport->putImportContent', 'createJob->completeUpload', 'createJob->getJob', 'getJob->completeUpload'].sort(),
+      [
+        'completeUpload->getJob',
+        'createImport->createJob',
+        'createImport->postImportContent',
+        'createImport->putImportContent',
+        'createJob->completeUpload',
+        'createJob->getJob',
+        'getJob->completeUpload',
+      ].sort(),
     );
   });
 
@@ -71,7 +86,19 @@ describe('the schemas validate what the document says', () => {
 
   it('a job response keeps to Job, and an extra field breaks it', () => {
     const at = '2025-01-01T00:00:00.000Z';
-    const job = { id: 'a'.repeat(32), tag: '', status: 'waiting_upload', createdAt: at, updatedAt: at, startedAt: null, endedAt: null, tasks: [], result: null, error: '', links: { self: `/v1/process/jobs/${'a'.repeat(32)}` } };
+    const job = {
+      id: 'a'.repeat(32),
+      tag: '',
+      status: 'waiting_upload',
+      createdAt: at,
+      updatedAt: at,
+      startedAt: null,
+      endedAt: null,
+      tasks: [],
+      result: null,
+      error: '',
+      links: { self: `/v1/process/jobs/${'a'.repeat(32)}` },
+    };
     expect(Job.safeParse(job).success).toBe(true);
     expect(Job.safeParse({ ...job, status: 'sleeping' }).success).toBe(false);
   });

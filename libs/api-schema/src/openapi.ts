@@ -63,7 +63,7 @@ const importLinks = {
 };
 
 const importContent: Omit<ZodOpenApiOperationObject, 'operationId'> = {
-  summary: 'Send an import\'s bytes through the API (proxy route)',
+  summary: "Send an import's bytes through the API (proxy route)",
   description: 'The raw body is streamed to storage. Authenticate with the one-use token query parameter or the API key.',
   security: [{ bearer: [] }, { apiKey: [] }, { uploadToken: [] }],
   requestParams: { path: importIdParam, query: ImportContentQuery },
@@ -146,7 +146,12 @@ const document: ZodOpenApiObject = {
         summary: 'The job on every status change, as server-sent events',
         requestParams: jobIdParam,
         responses: responses(
-          { 200: { description: 'Each event carries the job as GET /v1/process/jobs/{jobId} answers it; the stream ends with the job.', content: { 'text/event-stream': { schema: z.string() } } } },
+          {
+            200: {
+              description: 'Each event carries the job as GET /v1/process/jobs/{jobId} answers it; the stream ends with the job.',
+              content: { 'text/event-stream': { schema: z.string() } },
+            },
+          },
           [...KEYED, 404, 503],
         ),
       },

@@ -19,8 +19,22 @@ describe('renderTaskResult', () => {
     ['failure shows error', { error: 'boom' }, { error: 'boom' }],
     [
       'several files',
-      { url: 'u1', filename: 'f1', files: [{ url: 'u1', filename: 'f1' }, { url: 'u2', filename: 'f2' }] },
-      { url: 'u1', filename: 'f1', files: [{ url: 'u1', filename: 'f1' }, { url: 'u2', filename: 'f2' }] },
+      {
+        url: 'u1',
+        filename: 'f1',
+        files: [
+          { url: 'u1', filename: 'f1' },
+          { url: 'u2', filename: 'f2' },
+        ],
+      },
+      {
+        url: 'u1',
+        filename: 'f1',
+        files: [
+          { url: 'u1', filename: 'f1' },
+          { url: 'u2', filename: 'f2' },
+        ],
+      },
     ],
     ['nothing set renders nothing', {}, {}],
   ])('%s, for both audiences', (_name, result, expected) => {

@@ -11,11 +11,7 @@ export function connectorConfig() {
       positiveInt().default(15_000),
       'Longest wait to connect to a source or destination (url, S3, SFTP, Google Cloud Storage).',
     ),
-    idleTimeoutMs: envVar(
-      'TRANSMUTE_TRANSFER_IDLE_TIMEOUT_MS',
-      positiveInt().default(60_000),
-      'A transfer from or to a source or destination that stalls this long fails.',
-    ),
+    idleTimeoutMs: envVar('TRANSMUTE_TRANSFER_IDLE_TIMEOUT_MS', positiveInt().default(60_000), 'A transfer from or to a source or destination that stalls this long fails.'),
     credentialsKey: envVar(
       'TRANSMUTE_CREDENTIALS_KEY',
       z.string().min(32, { message: 'must be at least 32 characters' }),

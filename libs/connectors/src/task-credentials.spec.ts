@@ -18,9 +18,9 @@ describe('withOpenedCredentials', () => {
     expect(work.spec?.password).toBe('');
   });
 
-  it('fails the task with a message naming the key when the key differs from the orchestrator\'s', () => {
+  it("fails the task with a message naming the key when the key differs from the orchestrator's", () => {
     expect(() => withOpenedCredentials(sealedWork(), credentialKey('x'.repeat(32)))).toThrow(
-      'the credentials of task deliver could not be opened: TRANSMUTE_CREDENTIALS_KEY differs from the orchestrator\'s',
+      "the credentials of task deliver could not be opened: TRANSMUTE_CREDENTIALS_KEY differs from the orchestrator's",
     );
   });
 

@@ -13,10 +13,7 @@ export function withOpenedCredentials(work: TaskWork, key: Buffer): TaskWork {
   try {
     credentials = openSealed(work.sealedCredentials, key);
   } catch {
-    throw new ServiceFailure(
-      ErrorCode.INTERNAL,
-      `the credentials of task ${work.taskName} could not be opened: TRANSMUTE_CREDENTIALS_KEY differs from the orchestrator's`,
-    );
+    throw new ServiceFailure(ErrorCode.INTERNAL, `the credentials of task ${work.taskName} could not be opened: TRANSMUTE_CREDENTIALS_KEY differs from the orchestrator's`);
   }
   const opened = clone(TaskWorkSchema, work);
   Object.assign(opened.spec!, credentials);

@@ -1,20 +1,7 @@
 /** The twelve task operations of the spec, and the states jobs and tasks move through. */
-export const IMPORT_OPERATIONS = [
-  'import/upload',
-  'import/url',
-  'import/base64',
-  'import/s3',
-  'import/sftp',
-  'import/googlecloud',
-] as const;
+export const IMPORT_OPERATIONS = ['import/upload', 'import/url', 'import/base64', 'import/s3', 'import/sftp', 'import/googlecloud'] as const;
 
-export const EXPORT_OPERATIONS = [
-  'export/url',
-  'export/s3',
-  'export/sftp',
-  'export/googlecloud',
-  'export/webhook',
-] as const;
+export const EXPORT_OPERATIONS = ['export/url', 'export/s3', 'export/sftp', 'export/googlecloud', 'export/webhook'] as const;
 
 export const OPERATIONS = [...IMPORT_OPERATIONS, 'convert', ...EXPORT_OPERATIONS] as const;
 
@@ -32,27 +19,10 @@ export function isExportOperation(value: string): value is ExportOperation {
   return (EXPORT_OPERATIONS as readonly string[]).includes(value);
 }
 
-export const JOB_STATUSES = [
-  'waiting_upload',
-  'waiting',
-  'queued',
-  'processing',
-  'converting',
-  'finished',
-  'failed',
-] as const;
+export const JOB_STATUSES = ['waiting_upload', 'waiting', 'queued', 'processing', 'converting', 'finished', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-export const TASK_STATUSES = [
-  'waiting_upload',
-  'waiting',
-  'waiting_input',
-  'queued',
-  'processing',
-  'finished',
-  'failed',
-  'cancelled',
-] as const;
+export const TASK_STATUSES = ['waiting_upload', 'waiting', 'waiting_input', 'queued', 'processing', 'finished', 'failed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = ['finished', 'failed', 'cancelled'];

@@ -117,7 +117,11 @@ describe('LocalProcessInfraProvider with a dataDir', () => {
     const second = await provider.start({ dataDir });
     try {
       const docs = await withMongo(second, (client) =>
-        client.db('devstack_probe').collection('kept').find({}, { projection: { _id: 0 } }).toArray(),
+        client
+          .db('devstack_probe')
+          .collection('kept')
+          .find({}, { projection: { _id: 0 } })
+          .toArray(),
       );
       expect(docs).toEqual([{ kept: true }]);
       const nc = await connect({ servers: second.natsUrl });
@@ -133,8 +137,6 @@ describe('LocalProcessInfraProvider without tools', () => {
   it('fails and says how to install them instead of skipping', async () => {
     const provider = new LocalProcessInfraProvider({ toolsBin: '/nonexistent/.tools/bin' });
 
-    await expect(provider.start()).rejects.toThrow(
-      'nats-server not found at /nonexistent/.tools/bin/nats-server: run `make tools` (libs/devstack/bin/install-tools.sh)',
-    );
+    await expect(provider.start()).rejects.toThrow('nats-server not found at /nonexistent/.tools/bin/nats-server: run `make tools` (libs/devstack/bin/install-tools.sh)');
   });
 });

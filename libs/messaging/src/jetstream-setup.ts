@@ -1,15 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  AckPolicy,
-  DeliverPolicy,
-  DiscardPolicy,
-  type JetStreamManager,
-  type NatsConnection,
-  RetentionPolicy,
-  StorageType,
-  type StreamConfig,
-  nanos,
-} from 'nats';
+import { AckPolicy, DeliverPolicy, DiscardPolicy, type JetStreamManager, type NatsConnection, RetentionPolicy, StorageType, type StreamConfig, nanos } from 'nats';
 import { DEAD_LETTERS_STREAM, JOB_EVENTS_STREAM, type WorkStreamDefinition } from '@transmute/contracts';
 import { NATS_CONNECTION } from './tokens';
 

@@ -53,8 +53,7 @@ export class NatsModule {
         {
           provide: NATS_CONNECTION,
           // Keeps retrying the first connection, so a service started before NATS simply waits.
-          useFactory: () =>
-            connect({ servers: options.url, name: options.name, maxReconnectAttempts: -1, waitOnFirstConnect: true }),
+          useFactory: () => connect({ servers: options.url, name: options.name, maxReconnectAttempts: -1, waitOnFirstConnect: true }),
         },
         NatsLifecycle,
         JetStreamSetup,

@@ -1,15 +1,6 @@
 import { create, fromJson, type JsonValue } from '@bufbuild/protobuf';
 import * as contracts from '@transmute/contracts';
-import {
-  ErrorCode,
-  JobRefSchema,
-  JobReplySchema,
-  JobSchema,
-  RouteSchema,
-  ServiceFailure,
-  SigningSecretReplySchema,
-  SigningSecretRequestSchema,
-} from '@transmute/contracts';
+import { ErrorCode, JobRefSchema, JobReplySchema, JobSchema, RouteSchema, ServiceFailure, SigningSecretReplySchema, SigningSecretRequestSchema } from '@transmute/contracts';
 import { serveRpc } from './rpc';
 import { replyValue, successReply, valueCaseOf } from './rpc-outcome';
 

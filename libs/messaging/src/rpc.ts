@@ -11,15 +11,7 @@ import {
   type NestInterceptor,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import {
-  ClientProxyFactory,
-  type ClientProxy,
-  MessagePattern,
-  type MicroserviceOptions,
-  type NatsContext,
-  NatsRecordBuilder,
-  Transport,
-} from '@nestjs/microservices';
+import { ClientProxyFactory, type ClientProxy, MessagePattern, type MicroserviceOptions, type NatsContext, NatsRecordBuilder, Transport } from '@nestjs/microservices';
 import { type DescMessage, type MessageShape, fromJson, toJson, type JsonValue } from '@bufbuild/protobuf';
 import type { MsgHdrs } from 'nats';
 import { type Observable, firstValueFrom, timeout } from 'rxjs';
@@ -87,12 +79,7 @@ type RpcMethod<Req extends DescMessage, Res extends DescMessage> = (request: Mes
  * decoded request and returns the reply's value (or throws a ServiceFailure);
  * `serveRpc` does the rest. Checks the reply schema's shape when the class loads.
  */
-export function RpcHandler<Req extends DescMessage, Res extends DescMessage>(
-  subject: string,
-  requestSchema: Req,
-  replySchema: Res,
-  options: Omit<RpcServeOptions, 'logger'> = {},
-) {
+export function RpcHandler<Req extends DescMessage, Res extends DescMessage>(subject: string, requestSchema: Req, replySchema: Res, options: Omit<RpcServeOptions, 'logger'> = {}) {
   valueCaseOf(replySchema);
   return <M extends RpcMethod<Req, Res>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<M>): void => {
     const handler = descriptor.value;

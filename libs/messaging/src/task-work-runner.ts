@@ -2,16 +2,7 @@ import { Logger } from '@nestjs/common';
 import { create, fromBinary } from '@bufbuild/protobuf';
 import type { JetStreamClient, JsMsg } from 'nats';
 import { Counter, Histogram, register } from 'prom-client';
-import {
-  ServiceFailure,
-  Subjects,
-  type TaskOutcome,
-  TaskOutcomeSchema,
-  type TaskSucceeded,
-  type TaskWork,
-  TaskWorkSchema,
-  asServiceFailure,
-} from '@transmute/contracts';
+import { ServiceFailure, Subjects, type TaskOutcome, TaskOutcomeSchema, type TaskSucceeded, type TaskWork, TaskWorkSchema, asServiceFailure } from '@transmute/contracts';
 import type { WorkConsumerDefinition } from './jetstream-setup';
 import { PullWorker } from './pull-worker';
 import { retryDelayMs } from './retry';
@@ -33,9 +24,11 @@ export interface TaskWorkRunnerOptions {
   handler: TaskHandler;
 }
 
-const processed = (register.getSingleMetric('transmute_tasks_processed_total') as Counter<string>) ??
+const processed =
+  (register.getSingleMetric('transmute_tasks_processed_total') as Counter<string>) ??
   new Counter({ name: 'transmute_tasks_processed_total', help: 'Task deliveries handled, by pool and outcome', labelNames: ['pool', 'outcome'] });
-const duration = (register.getSingleMetric('transmute_task_duration_seconds') as Histogram<string>) ??
+const duration =
+  (register.getSingleMetric('transmute_task_duration_seconds') as Histogram<string>) ??
   new Histogram({
     name: 'transmute_task_duration_seconds',
     help: 'Time spent handling one task delivery',
@@ -119,9 +112,7 @@ export class TaskWorkRunner {
       return;
     }
     this.logger.warn({ err: failure.cause ?? failure }, `${where} failed: ${failure.message}`);
-    const reported = failure.retryable
-      ? new ServiceFailure(failure.code, `${failure.message} (gave up after ${deliveryCount} attempts)`)
-      : failure;
+    const reported = failure.retryable ? new ServiceFailure(failure.code, `${failure.message} (gave up after ${deliveryCount} attempts)`) : failure;
     try {
       await this.report(
         create(TaskOutcomeSchema, {

@@ -23,11 +23,7 @@ export function workerConfig(defaults: { concurrency: number; ackWaitMs: number 
       'Silence after which JetStream hands a task to another worker; running tasks keep it alive every third of it.',
     ),
     maxDeliver: envVar('TRANSMUTE_MAX_DELIVER', positiveInt().default(5), 'Deliveries of one task message before it fails for good.'),
-    retryDelaysMs: envVar(
-      'TRANSMUTE_RETRY_DELAYS_MS',
-      delayList.default([1_000, 5_000, 30_000, 60_000]),
-      'Delay before each redelivery of a retryable failure.',
-    ),
+    retryDelaysMs: envVar('TRANSMUTE_RETRY_DELAYS_MS', delayList.default([1_000, 5_000, 30_000, 60_000]), 'Delay before each redelivery of a retryable failure.'),
   };
 }
 export type WorkerConfig = ConfigOf<ReturnType<typeof workerConfig>>;

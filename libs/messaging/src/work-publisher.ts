@@ -26,13 +26,7 @@ export class WorkPublisher {
    * publishes nothing else would repeat; throws the last error. The message id
    * makes a retry of a publish that did land a duplicate the stream drops.
    */
-  async publishWithRetry<D extends DescMessage>(
-    subject: string,
-    schema: D,
-    message: MessageShape<D>,
-    msgId: string,
-    retry: { attempts: number; delayMs: number },
-  ): Promise<void> {
+  async publishWithRetry<D extends DescMessage>(subject: string, schema: D, message: MessageShape<D>, msgId: string, retry: { attempts: number; delayMs: number }): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.publish(subject, schema, message, msgId);

@@ -4,13 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { create, fromBinary } from '@bufbuild/protobuf';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import type { NatsConnection } from 'nats';
-import {
-  ServiceFailure,
-  type SigningSecretRequest,
-  SigningSecretReplySchema,
-  SigningSecretRequestSchema,
-  type WorkStreamDefinition,
-} from '@transmute/contracts';
+import { ServiceFailure, type SigningSecretRequest, SigningSecretReplySchema, SigningSecretRequestSchema, type WorkStreamDefinition } from '@transmute/contracts';
 import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
 import { ServiceKitModule, currentRequestId, runWithRequestId } from '@transmute/service-kit';
 import { JetStreamSetup } from '../src/jetstream-setup';

@@ -8,10 +8,6 @@ export function netGuardConfig() {
       flag().default(false),
       'Let imports, exports and webhooks reach private, loopback and link-local addresses (on-premises installs, tests). Default false: only public addresses.',
     ),
-    maxRedirects: envVar(
-      'TRANSMUTE_MAX_REDIRECTS',
-      positiveInt().max(20).default(5),
-      'Redirects import/url follows, each to a checked public address.',
-    ),
+    maxRedirects: envVar('TRANSMUTE_MAX_REDIRECTS', positiveInt().max(20).default(5), 'Redirects import/url follows, each to a checked public address.'),
   };
 }

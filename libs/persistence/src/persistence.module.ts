@@ -8,7 +8,10 @@ export function mongoConfig() {
   return {
     mongoUri: envVar(
       'TRANSMUTE_MONGODB_URI',
-      z.string().regex(/^mongodb(\+srv)?:\/\/\S+$/, { message: 'expected mongodb://host:port/database' }).default('mongodb://127.0.0.1:27017/transmute'),
+      z
+        .string()
+        .regex(/^mongodb(\+srv)?:\/\/\S+$/, { message: 'expected mongodb://host:port/database' })
+        .default('mongodb://127.0.0.1:27017/transmute'),
       'MongoDB (or FerretDB) connection string, database name included.',
       { secret: true },
     ),

@@ -8,12 +8,7 @@ export interface EnvVar<T> {
   readonly description: string;
 }
 
-export function envVar<T>(
-  name: string,
-  schema: z.ZodType<T, unknown>,
-  description: string,
-  options: { secret?: boolean } = {},
-): EnvVar<T> {
+export function envVar<T>(name: string, schema: z.ZodType<T, unknown>, description: string, options: { secret?: boolean } = {}): EnvVar<T> {
   return { name, schema, description, secret: options.secret ?? false };
 }
 
@@ -51,10 +46,7 @@ export function loadConfig<S extends ConfigShape>(shape: S, env: NodeJS.ProcessE
 
 export const port = () => z.coerce.number().int().min(0).max(65535);
 export const positiveInt = () => z.coerce.number().int().positive();
-export const flag = () =>
-  z
-    .enum(['true', 'false', '1', '0'], { message: 'expected true or false' })
-    .transform((value) => value === 'true' || value === '1');
+export const flag = () => z.enum(['true', 'false', '1', '0'], { message: 'expected true or false' }).transform((value) => value === 'true' || value === '1');
 export const secretKey = () => z.string().min(32, { message: 'must be at least 32 characters' });
 
 /** Variables every service reads. */
@@ -62,16 +54,15 @@ export function baseConfig(defaultPort: number) {
   return {
     natsUrl: envVar(
       'TRANSMUTE_NATS_URL',
-      z.string().regex(/^(nats|tls):\/\/\S+$/, { message: 'expected nats://host:port' }).default('nats://127.0.0.1:4222'),
+      z
+        .string()
+        .regex(/^(nats|tls):\/\/\S+$/, { message: 'expected nats://host:port' })
+        .default('nats://127.0.0.1:4222'),
       'Where NATS (with JetStream) listens.',
     ),
     httpHost: envVar('TRANSMUTE_HTTP_HOST', z.string().default('127.0.0.1'), 'Address the HTTP server binds to.'),
     httpPort: envVar('TRANSMUTE_HTTP_PORT', port().default(defaultPort), 'Port of the HTTP server (health, metrics, API).'),
-    logLevel: envVar(
-      'TRANSMUTE_LOG_LEVEL',
-      z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'),
-      'Minimum level of the JSON logs.',
-    ),
+    logLevel: envVar('TRANSMUTE_LOG_LEVEL', z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'), 'Minimum level of the JSON logs.'),
     httpHeadersTimeoutMs: envVar(
       'TRANSMUTE_HTTP_HEADERS_TIMEOUT_MS',
       positiveInt().default(20_000),
@@ -87,11 +78,7 @@ export function baseConfig(defaultPort: number) {
       positiveInt().default(60_000),
       'A connection with no byte in either direction for this long is closed (a stalled upload, an idle client). Keep it above TRANSMUTE_SSE_KEEPALIVE_MS.',
     ),
-    shutdownGraceMs: envVar(
-      'TRANSMUTE_SHUTDOWN_GRACE_MS',
-      positiveInt().default(25_000),
-      'How long SIGTERM waits for in-flight work before releasing it for redelivery.',
-    ),
+    shutdownGraceMs: envVar('TRANSMUTE_SHUTDOWN_GRACE_MS', positiveInt().default(25_000), 'How long SIGTERM waits for in-flight work before releasing it for redelivery.'),
   };
 }
 export type BaseConfig = ConfigOf<ReturnType<typeof baseConfig>>;

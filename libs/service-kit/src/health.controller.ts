@@ -5,10 +5,7 @@ import { ReadinessRegistry } from './readiness';
 const CHECK_TIMEOUT_MS = 2_000;
 
 function withTimeout(check: () => Promise<boolean>): Promise<boolean> {
-  return Promise.race([
-    check().catch(() => false),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), CHECK_TIMEOUT_MS).unref()),
-  ]);
+  return Promise.race([check().catch(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), CHECK_TIMEOUT_MS).unref())]);
 }
 
 @Controller()

@@ -22,9 +22,7 @@ export interface LocalEndpoints {
   env: Record<string, string>;
 }
 
-export type EndpointsLookup =
-  | { found: false }
-  | { found: true; path: string; stale: boolean; endpoints: LocalEndpoints };
+export type EndpointsLookup = { found: false } | { found: true; path: string; stale: boolean; endpoints: LocalEndpoints };
 
 /** The endpoints file named by TRANSMUTE_ENDPOINTS_FILE, or the nearest `.transmute/endpoints.json` from `startDir` up. */
 export function findLocalEndpoints(env: NodeJS.ProcessEnv, startDir: string = process.cwd()): EndpointsLookup {

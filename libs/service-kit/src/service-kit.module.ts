@@ -36,11 +36,7 @@ export class ServiceKitModule implements NestModule {
         }),
       ],
       controllers: [HealthController],
-      providers: [
-        ReadinessRegistry,
-        { provide: SERVICE_CONFIG, useValue: config },
-        { provide: SERVICE_NAME, useValue: serviceName },
-      ],
+      providers: [ReadinessRegistry, { provide: SERVICE_CONFIG, useValue: config }, { provide: SERVICE_NAME, useValue: serviceName }],
       exports: [ReadinessRegistry, SERVICE_CONFIG, SERVICE_NAME],
     };
   }

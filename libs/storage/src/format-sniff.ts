@@ -14,6 +14,7 @@ export const SNIFF_BYTES = 64 * 1024;
  */
 const AMBIGUOUS = new Set(['cfb', 'xml']);
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- the lint program resolves this ESM-only type import as an error type; tsc (module node16) resolves it
 type FileTypeModule = typeof import('file-type', { with: { 'resolution-mode': 'import' } });
 let fileType: Promise<FileTypeModule> | undefined;
 

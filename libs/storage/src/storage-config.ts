@@ -10,7 +10,7 @@ export function storageConfig() {
       'Storage driver: fs (embedded, files under TRANSMUTE_STORAGE_FS_ROOT) or s3 (AWS S3 or an S3-compatible store such as MinIO).',
     ),
     storageS3Bucket: envVar('TRANSMUTE_STORAGE_S3_BUCKET', z.string().default(''), 's3 driver: the bucket holding every source and result (must exist).'),
-    storageS3Region: envVar('TRANSMUTE_STORAGE_S3_REGION', z.string().default('us-east-1'), 's3 driver: the bucket\'s region.'),
+    storageS3Region: envVar('TRANSMUTE_STORAGE_S3_REGION', z.string().default('us-east-1'), "s3 driver: the bucket's region."),
     storageS3Endpoint: envVar(
       'TRANSMUTE_STORAGE_S3_ENDPOINT',
       z.union([z.literal(''), z.url()]).default(''),
@@ -31,12 +31,15 @@ export function storageConfig() {
     storageSigningKey: envVar(
       'TRANSMUTE_STORAGE_SIGNING_KEY',
       secretKey(),
-      'HMAC key of the fs driver\'s signed upload and download links (32+ characters, same on every service).',
+      "HMAC key of the fs driver's signed upload and download links (32+ characters, same on every service).",
       { secret: true },
     ),
     publicUrl: envVar(
       'TRANSMUTE_PUBLIC_URL',
-      z.url().default('http://127.0.0.1:8080').transform((url) => url.replace(/\/+$/, '')),
+      z
+        .url()
+        .default('http://127.0.0.1:8080')
+        .transform((url) => url.replace(/\/+$/, '')),
       'Base URL clients use to reach the gateway; links the platform hands out start with it.',
     ),
   };
@@ -56,11 +59,8 @@ export interface StorageConfig {
 
 export function downloadTokenConfig() {
   return {
-    downloadTokenKey: envVar(
-      'TRANSMUTE_DOWNLOAD_TOKEN_KEY',
-      secretKey(),
-      'HMAC key of download tokens (32+ characters, same on orchestrator, exporter and gateway).',
-      { secret: true },
-    ),
+    downloadTokenKey: envVar('TRANSMUTE_DOWNLOAD_TOKEN_KEY', secretKey(), 'HMAC key of download tokens (32+ characters, same on orchestrator, exporter and gateway).', {
+      secret: true,
+    }),
   };
 }

@@ -14,8 +14,15 @@ const manifest = (family: string, pairs: [string, string][]) =>
 
 describe('CatalogueIndex', () => {
   const index = new CatalogueIndex([
-    manifest('image', [['png', 'jpg'], ['png', 'webp'], ['jpg', 'png']]),
-    manifest('document', [['png', 'pdf'], ['docx', 'pdf']]),
+    manifest('image', [
+      ['png', 'jpg'],
+      ['png', 'webp'],
+      ['jpg', 'png'],
+    ]),
+    manifest('document', [
+      ['png', 'pdf'],
+      ['docx', 'pdf'],
+    ]),
     manifest('another', [['png', 'jpg']]),
   ]);
 
@@ -34,10 +41,7 @@ describe('CatalogueIndex', () => {
     expect(index.family('png', 'jpg')).toBe('image');
     expect(index.family('png', 'pdf')).toBe('document');
     expect(index.family('png', 'mp3')).toBe('');
-    const reordered = new CatalogueIndex(
-      [manifest('image', [['png', 'jpg']]), manifest('another', [['png', 'jpg']]), manifest('zeta', [['png', 'jpg']])],
-      ['zeta'],
-    );
+    const reordered = new CatalogueIndex([manifest('image', [['png', 'jpg']]), manifest('another', [['png', 'jpg']]), manifest('zeta', [['png', 'jpg']])], ['zeta']);
     expect(reordered.family('png', 'jpg')).toBe('zeta');
     expect(new CatalogueIndex([manifest('image', [['png', 'jpg']]), manifest('another', [['png', 'jpg']])], []).family('png', 'jpg')).toBe('another');
   });

@@ -9,7 +9,12 @@ export const catalogueConfig = {
     'TRANSMUTE_CATALOGUE_FAMILY_PRIORITY',
     z
       .string()
-      .transform((value) => value.split(',').map((name) => name.trim()).filter(Boolean))
+      .transform((value) =>
+        value
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(z.string().regex(FAMILY_NAME_PATTERN)).min(1))
       .default([...DEFAULT_FAMILY_PRIORITY]),
     'Comma-separated families, first wins: which family owns a pair that several running families convert (unlisted families come after, by name).',

@@ -91,6 +91,9 @@ export class ManifestStore implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private reindex(): void {
-    this.index = new CatalogueIndex([...this.manifests.values()].map((entry) => entry.manifest), this.config.familyPriority);
+    this.index = new CatalogueIndex(
+      [...this.manifests.values()].map((entry) => entry.manifest),
+      this.config.familyPriority,
+    );
   }
 }

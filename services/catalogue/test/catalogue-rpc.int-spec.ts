@@ -57,8 +57,7 @@ afterAll(async () => {
   await infra?.stop();
 });
 
-const formats = (inputFormat: string) =>
-  rpc.request(Subjects.catalogueFormats, FormatsRequestSchema, create(FormatsRequestSchema, { inputFormat }), FormatsReplySchema);
+const formats = (inputFormat: string) => rpc.request(Subjects.catalogueFormats, FormatsRequestSchema, create(FormatsRequestSchema, { inputFormat }), FormatsReplySchema);
 
 describe('catalogue RPC', () => {
   it('lists every readable format', async () => {

@@ -27,7 +27,15 @@ describe('audio family codec options', () => {
         for (const codec of codecs) {
           const output = join(dir, `${pair.outputFormat}-${codec}.${pair.outputFormat}`);
           try {
-            await family.convert({ inputPath: source, outputPath: output, inputFormat: 'wav', outputFormat: pair.outputFormat, options: { audio_codec: codec }, signal: AbortSignal.timeout(60_000), reportProgress: () => undefined });
+            await family.convert({
+              inputPath: source,
+              outputPath: output,
+              inputFormat: 'wav',
+              outputFormat: pair.outputFormat,
+              options: { audio_codec: codec },
+              signal: AbortSignal.timeout(60_000),
+              reportProgress: () => undefined,
+            });
             const { stdout } = await exec('ffprobe', ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', output]);
             if (stdout.trim() !== codec) failures.push(`${pair.outputFormat} ${codec}: found ${stdout.trim()}`);
             checked += 1;

@@ -20,10 +20,23 @@ describe('video family codec options', () => {
     try {
       const source = join(dir, 'source.mkv');
       await exec('ffmpeg', [
-        '-nostdin', '-v', 'error', '-y',
-        '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25:duration=0.5',
-        '-f', 'lavfi', '-i', 'sine=sample_rate=48000:duration=0.5',
-        '-c:v', 'ffv1', '-c:a', 'flac', source,
+        '-nostdin',
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=160x120:rate=25:duration=0.5',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=sample_rate=48000:duration=0.5',
+        '-c:v',
+        'ffv1',
+        '-c:a',
+        'flac',
+        source,
       ]);
       const failures: string[] = [];
       let checked = 0;
@@ -38,9 +51,20 @@ describe('video family codec options', () => {
           const options = { ...(video[i] ? { video_codec: video[i] } : {}), ...(audio[i] ? { audio_codec: audio[i] } : {}) };
           const output = join(dir, `${pair.outputFormat}-${i}.${pair.outputFormat}`);
           try {
-            await family.convert({ inputPath: source, outputPath: output, inputFormat: 'mkv', outputFormat: pair.outputFormat, options, signal: AbortSignal.timeout(120_000), reportProgress: () => undefined });
+            await family.convert({
+              inputPath: source,
+              outputPath: output,
+              inputFormat: 'mkv',
+              outputFormat: pair.outputFormat,
+              options,
+              signal: AbortSignal.timeout(120_000),
+              reportProgress: () => undefined,
+            });
             const { stdout } = await exec('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name', '-of', 'csv=p=0', output]);
-            const codecs = stdout.split('\n').filter(Boolean).map((line) => line.split(',')[0]);
+            const codecs = stdout
+              .split('\n')
+              .filter(Boolean)
+              .map((line) => line.split(',')[0]);
             for (const wanted of [video[i], audio[i]]) {
               if (wanted && !codecs.includes(PROBED_AS[wanted] ?? wanted)) failures.push(`${pair.outputFormat} ${wanted}: found ${codecs.join('+')}`);
             }

@@ -9,11 +9,7 @@ export const exporterConfig = {
   ...downloadTokenConfig(),
   ...workerConfig({ concurrency: 8, ackWaitMs: 30_000 }),
   ...connectorConfig(),
-  fileRetentionSeconds: envVar(
-    'TRANSMUTE_FILE_RETENTION_SECONDS',
-    positiveInt().default(86_400),
-    'How long results stay downloadable; download links live as long.',
-  ),
+  fileRetentionSeconds: envVar('TRANSMUTE_FILE_RETENTION_SECONDS', positiveInt().default(86_400), 'How long results stay downloadable; download links live as long.'),
 };
 
 export type ExporterConfig = ConfigOf<typeof exporterConfig>;

@@ -25,7 +25,9 @@ describe('export/googlecloud against fake-gcs-server', () => {
 
   it('delivers a result byte for byte under the given key', async () => {
     const bytes = sampleBytes();
-    await destination().export(await exportWork(storage, { operation: 'export/googlecloud', bucket: 'results', key: 'out/final.webp', ...account }, [{ filename: 'x.webp', bytes }]));
+    await destination().export(
+      await exportWork(storage, { operation: 'export/googlecloud', bucket: 'results', key: 'out/final.webp', ...account }, [{ filename: 'x.webp', bytes }]),
+    );
     expect(sha256(await download('out/final.webp'))).toBe(sha256(bytes));
   });
 

@@ -23,13 +23,17 @@ describe('export/s3 against MinIO', () => {
     await cleanup?.();
   });
 
-  const destination = (allowPrivateNetworks = true) => new S3Destination(storage, exporterConfigFor({ TRANSMUTE_ALLOW_PRIVATE_NETWORKS: String(allowPrivateNetworks) }), createGuardedAgents({ allowPrivateNetworks }));
+  const destination = (allowPrivateNetworks = true) =>
+    new S3Destination(storage, exporterConfigFor({ TRANSMUTE_ALLOW_PRIVATE_NETWORKS: String(allowPrivateNetworks) }), createGuardedAgents({ allowPrivateNetworks }));
   const credentials = () => ({ endpoint: minio.endpoint, region: minio.region, accessKeyId: minio.accessKeyId, secretAccessKey: minio.secretAccessKey });
   const read = async (key: string) => Buffer.from(await (await admin.send(new GetObjectCommand({ Bucket: 'results', Key: key }))).Body!.transformToByteArray());
 
   it('delivers a multipart-sized result byte for byte under the given key', async () => {
     const bytes = sampleBytes(19 * 1024 * 1024 + 5);
-    await destination().export(await exportWork(storage, { operation: 'export/s3', bucket: 'results', key: 'out/video.mp4', ...credentials() }, [{ filename: 'x.mp4', bytes }]), context());
+    await destination().export(
+      await exportWork(storage, { operation: 'export/s3', bucket: 'results', key: 'out/video.mp4', ...credentials() }, [{ filename: 'x.mp4', bytes }]),
+      context(),
+    );
     expect(sha256(await read('out/video.mp4'))).toBe(sha256(bytes));
   });
 
@@ -50,7 +54,9 @@ describe('export/s3 against MinIO', () => {
     ['a wrong secret key', { secretAccessKey: 'wrong-secret-key-0000' }, /refused the credentials/],
     ['an unreachable endpoint', { endpoint: 'http://127.0.0.1:1' }, /could not be reached \(ECONNREFUSED\)/],
   ])('fails with a clear message for %s', async (_name, fields, message) => {
-    const work = await exportWork(storage, { operation: 'export/s3', bucket: 'results', key: 'x.png', ...credentials(), ...fields }, [{ filename: 'x.png', bytes: sampleBytes(10) }]);
+    const work = await exportWork(storage, { operation: 'export/s3', bucket: 'results', key: 'x.png', ...credentials(), ...fields }, [
+      { filename: 'x.png', bytes: sampleBytes(10) },
+    ]);
     await expect(destination().export(work, context())).rejects.toThrow(message);
   });
 

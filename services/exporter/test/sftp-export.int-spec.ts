@@ -22,8 +22,7 @@ describe('export/sftp against OpenSSH', () => {
     await cleanup?.();
   });
 
-  const destination = (allowPrivateNetworks = true) =>
-    new SftpDestination(storage, exporterConfigFor({ TRANSMUTE_ALLOW_PRIVATE_NETWORKS: String(allowPrivateNetworks) }));
+  const destination = (allowPrivateNetworks = true) => new SftpDestination(storage, exporterConfigFor({ TRANSMUTE_ALLOW_PRIVATE_NETWORKS: String(allowPrivateNetworks) }));
   const login = () => ({ operation: 'export/sftp', host: sshd.host, port: sshd.port, username: sshd.username });
   const readBack = async (path: string, credentials: { password?: string; privateKey?: string }) => {
     const client = new SftpClient('test', { error: () => undefined, end: () => undefined, close: () => undefined });

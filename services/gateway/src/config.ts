@@ -28,22 +28,14 @@ export const gatewayConfig = {
     positiveInt().default(10),
     'Most convert tasks one job may hold (the plan allowance), passed to the orchestrator on job creation.',
   ),
-  rpcTimeoutMs: envVar(
-    'TRANSMUTE_RPC_TIMEOUT_MS',
-    positiveInt().default(5_000),
-    'How long a request to another service (jobs.*) waits for its answer before the client gets 503.',
-  ),
+  rpcTimeoutMs: envVar('TRANSMUTE_RPC_TIMEOUT_MS', positiveInt().default(5_000), 'How long a request to another service (jobs.*) waits for its answer before the client gets 503.'),
   importMaxBytes: envVar(
     'TRANSMUTE_IMPORT_MAX_BYTES',
     positiveInt().default(DEFAULT_IMPORT_MAX_BYTES),
     'The import ceiling: largest body PUT/POST /v1/imports/{id}/content accepts, in bytes; larger gets 413.',
   ),
-  uploadLinkTtlSeconds: envVar('TRANSMUTE_UPLOAD_LINK_TTL_SECONDS', positiveInt().default(3_600), 'Lifetime of signed upload links (the import\'s direct route).'),
-  fileRetentionSeconds: envVar(
-    'TRANSMUTE_FILE_RETENTION_SECONDS',
-    positiveInt().default(86_400),
-    'How long stored files are kept; imports are forgotten after as long.',
-  ),
+  uploadLinkTtlSeconds: envVar('TRANSMUTE_UPLOAD_LINK_TTL_SECONDS', positiveInt().default(3_600), "Lifetime of signed upload links (the import's direct route)."),
+  fileRetentionSeconds: envVar('TRANSMUTE_FILE_RETENTION_SECONDS', positiveInt().default(86_400), 'How long stored files are kept; imports are forgotten after as long.'),
   maxJsonBodyBytes: envVar(
     'TRANSMUTE_MAX_JSON_BODY_BYTES',
     positiveInt().default(DEFAULT_MAX_JSON_BODY_BYTES),

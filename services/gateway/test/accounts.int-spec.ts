@@ -192,7 +192,18 @@ describe('accounts, keys, rate limits and usage (real NATS + FerretDB, admin CLI
   });
 
   it('serves the signing secret over accounts.signing-secret and rotates it', async () => {
-    const ask = async (accountId: string) => JSON.parse(new TextDecoder().decode((await nats.request(Subjects.accountsSigningSecret, new TextEncoder().encode(JSON.stringify({ pattern: Subjects.accountsSigningSecret, data: { accountId }, id: '1' })), { timeout: 5_000 })).data)).response;
+    const ask = async (accountId: string) =>
+      JSON.parse(
+        new TextDecoder().decode(
+          (
+            await nats.request(
+              Subjects.accountsSigningSecret,
+              new TextEncoder().encode(JSON.stringify({ pattern: Subjects.accountsSigningSecret, data: { accountId }, id: '1' })),
+              { timeout: 5_000 },
+            )
+          ).data,
+        ),
+      ).response;
     const shown = await admin('signing-secret', 'show', 'acme');
     expect(shown.json.signingSecret).toMatch(/^whsec_[0-9a-f]{64}$/);
     expect(await ask('acme')).toEqual({ secret: shown.json.signingSecret });
@@ -207,7 +218,13 @@ describe('accounts, keys, rate limits and usage (real NATS + FerretDB, admin CLI
     const charge = async (chargeId: string, bytes = 1000) =>
       JSON.parse(
         new TextDecoder().decode(
-          (await nats.request(Subjects.accountsUsageCharge, new TextEncoder().encode(JSON.stringify({ pattern: Subjects.accountsUsageCharge, data: { accountId: 'metered', bytes: String(bytes), chargeId }, id: chargeId })), { timeout: 30_000 })).data,
+          (
+            await nats.request(
+              Subjects.accountsUsageCharge,
+              new TextEncoder().encode(JSON.stringify({ pattern: Subjects.accountsUsageCharge, data: { accountId: 'metered', bytes: String(bytes), chargeId }, id: chargeId })),
+              { timeout: 30_000 },
+            )
+          ).data,
         ),
       ).response;
     const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => charge(`job${i}/convert`)));

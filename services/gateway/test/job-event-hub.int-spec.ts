@@ -106,7 +106,14 @@ test('events published around a restart of NATS all arrive, once each and in ord
   await waitFor(() => !connection.isClosed() && connection.info !== undefined, 'the client to reconnect');
   for (const status of ['exporting', 'finished']) {
     // The client publishes once it has reconnected; a publish during the reconnect is retried.
-    await waitFor(async () => (await publishStatus(status).then(() => true, () => false)), `publishing ${status}`);
+    await waitFor(
+      async () =>
+        await publishStatus(status).then(
+          () => true,
+          () => false,
+        ),
+      `publishing ${status}`,
+    );
   }
   await waitFor(() => received.length >= 4, 'the events after the restart', 30_000);
   expect(received).toEqual(['importing', 'converting', 'exporting', 'finished']);

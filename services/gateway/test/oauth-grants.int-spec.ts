@@ -98,12 +98,19 @@ describe('OAuthGrants on JetStream KV', () => {
     expect(stored).toContain(secretDigest(tokens.access_token));
   });
 
-  it('lists a person\'s connected applications and disconnects one client, every grant of it', async () => {
+  it("lists a person's connected applications and disconnects one client, every grant of it", async () => {
     const tokens = await grants.exchangeCode(client, await code('person-4'), undefined, undefined);
     const again = await grants.exchangeCode(client, await code('person-4'), undefined, undefined);
     const otherClient: ClientRecord = { ...client, client_id: '1c2d3e4f-0000-4000-8000-000000000001', client_name: 'Other' };
     const otherCode = await grants.issueCode({
-      clientId: otherClient.client_id, personId: 'person-4', accountId: 'acc-1', redirectUri: 'http://127.0.0.1:1/cb', codeChallenge: 'x', scopes: ['convert'], resource: MCP_URL, expiresAt: Date.now() + 60_000,
+      clientId: otherClient.client_id,
+      personId: 'person-4',
+      accountId: 'acc-1',
+      redirectUri: 'http://127.0.0.1:1/cb',
+      codeChallenge: 'x',
+      scopes: ['convert'],
+      resource: MCP_URL,
+      expiresAt: Date.now() + 60_000,
     });
     const kept = await grants.exchangeCode(otherClient, otherCode, undefined, undefined);
     const listed = await grants.connectedApplications('person-4');

@@ -72,7 +72,10 @@ function generatedBody(size: number, seed: string): { stream: Readable; sha256: 
   return { stream, sha256 };
 }
 
-const sha256Of = (bytes: Buffer | ArrayBuffer) => createHash('sha256').update(Buffer.from(bytes as ArrayBuffer)).digest('hex');
+const sha256Of = (bytes: Buffer | ArrayBuffer) =>
+  createHash('sha256')
+    .update(Buffer.from(bytes as ArrayBuffer))
+    .digest('hex');
 
 describe('gateway over HTTP (real NATS, no orchestrator)', () => {
   let infra: RunningInfra;
@@ -180,8 +183,7 @@ describe('gateway over HTTP (real NATS, no orchestrator)', () => {
 
   describe('GET /v1/download/:token', () => {
     const tokens = new DownloadTokens(DOWNLOAD_TOKEN_KEY);
-    const mint = (key: string, filename: string) =>
-      tokens.mint({ key, filename, accountId: 'dev', expiresAtUnix: BigInt(Math.floor(Date.now() / 1000) + 600) });
+    const mint = (key: string, filename: string) => tokens.mint({ key, filename, accountId: 'dev', expiresAtUnix: BigInt(Math.floor(Date.now() / 1000) + 600) });
 
     it('redirects a valid token to a working signed GET', async () => {
       const key = storageKey('jobs', randomBytes(16).toString('hex'), 'out', 'result.png');

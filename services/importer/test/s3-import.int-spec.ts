@@ -25,7 +25,8 @@ describe('import/s3 against MinIO', () => {
     await cleanup?.();
   });
 
-  const source = (allowPrivateNetworks = true) => new S3Source(storage, importerConfigFor({ TRANSMUTE_ALLOW_PRIVATE_NETWORKS: String(allowPrivateNetworks) }), createGuardedAgents({ allowPrivateNetworks }));
+  const source = (allowPrivateNetworks = true) =>
+    new S3Source(storage, importerConfigFor({ TRANSMUTE_ALLOW_PRIVATE_NETWORKS: String(allowPrivateNetworks) }), createGuardedAgents({ allowPrivateNetworks }));
   const spec = (fields: Record<string, string> = {}) =>
     workFor({
       operation: 'import/s3',

@@ -27,8 +27,7 @@ describe('import/sftp against OpenSSH', () => {
     await cleanup?.();
   });
 
-  const source = (allowPrivateNetworks: boolean) =>
-    new SftpSource(storage, importerConfigFor({ TRANSMUTE_ALLOW_PRIVATE_NETWORKS: String(allowPrivateNetworks) }));
+  const source = (allowPrivateNetworks: boolean) => new SftpSource(storage, importerConfigFor({ TRANSMUTE_ALLOW_PRIVATE_NETWORKS: String(allowPrivateNetworks) }));
   const login = () => ({ host: sshd.host, port: sshd.port, username: sshd.username, path: remotePath });
 
   it.each([

@@ -68,7 +68,10 @@ describe('import/url against a real HTTP server', () => {
   });
 
   it('refuses the loopback server with the default setting, and never names the query string', async () => {
-    const attempt = new UrlSource(storage, importerConfigFor({}), createGuardedAgents({ allowPrivateNetworks: false })).import(workFor({ operation: 'import/url', url: `${base}/download?sig=secret` }), context());
+    const attempt = new UrlSource(storage, importerConfigFor({}), createGuardedAgents({ allowPrivateNetworks: false })).import(
+      workFor({ operation: 'import/url', url: `${base}/download?sig=secret` }),
+      context(),
+    );
     await expect(attempt).rejects.toThrow(/is not allowed: 127\.0\.0\.1 is a loopback address/);
     await expect(attempt).rejects.not.toThrow(/secret/);
   });

@@ -21,22 +21,10 @@ export const orchestratorConfig = {
     positiveInt().default(3_600_000),
     'How often stored files older than TRANSMUTE_FILE_RETENTION_SECONDS are deleted.',
   ),
-  dispatchDeadlineMs: envVar(
-    'TRANSMUTE_DISPATCH_DEADLINE_MS',
-    positiveInt().default(300_000),
-    'A task queued this long without a worker starting it is dispatched again.',
-  ),
-  processingDeadlineMs: envVar(
-    'TRANSMUTE_PROCESSING_DEADLINE_MS',
-    positiveInt().default(1_800_000),
-    'A task processing this long without an outcome is dispatched again.',
-  ),
+  dispatchDeadlineMs: envVar('TRANSMUTE_DISPATCH_DEADLINE_MS', positiveInt().default(300_000), 'A task queued this long without a worker starting it is dispatched again.'),
+  processingDeadlineMs: envVar('TRANSMUTE_PROCESSING_DEADLINE_MS', positiveInt().default(1_800_000), 'A task processing this long without an outcome is dispatched again.'),
   reconcileIntervalMs: envVar('TRANSMUTE_RECONCILE_INTERVAL_MS', positiveInt().default(15_000), 'How often stuck tasks are looked for.'),
-  maxTaskAttempts: envVar(
-    'TRANSMUTE_MAX_TASK_ATTEMPTS',
-    positiveInt().default(5),
-    'Dispatches of one task before it fails for good.',
-  ),
+  maxTaskAttempts: envVar('TRANSMUTE_MAX_TASK_ATTEMPTS', positiveInt().default(5), 'Dispatches of one task before it fails for good.'),
   jobStoreReplicas: envVar(
     'TRANSMUTE_JOB_STORE_REPLICAS',
     z.coerce.number().int().min(1).max(5).default(1),

@@ -6,15 +6,7 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { AckPolicy, type JetStreamClient, type NatsConnection, connect } from 'nats';
-import {
-  FamilyManifestSchema,
-  Streams,
-  Subjects,
-  type TaskOutcome,
-  TaskOutcomeSchema,
-  type TaskWork,
-  TaskWorkSchema,
-} from '@transmute/contracts';
+import { FamilyManifestSchema, Streams, Subjects, type TaskOutcome, TaskOutcomeSchema, type TaskWork, TaskWorkSchema } from '@transmute/contracts';
 import { createInfraProvider, freePort, repoRoot, type RunningInfra } from '@transmute/devstack';
 import { encodeManifest, openManifestBucket } from '@transmute/messaging';
 import { loadConfig } from '@transmute/service-kit';
@@ -138,7 +130,10 @@ export class OrchestratorHarness {
 async function waitUntilReady(port: number, entry: string): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -93,7 +93,11 @@ describe('job orchestrator on real NATS and FerretDB', () => {
     // Credentials and options do not outlive the job.
     expect((await storedTasks(job.id)).every((task) => task.spec === null)).toBe(true);
     // The ended job's durable record, without credentials or links.
-    expect(await harness.app.get(JobHistory).find(job.id)).toMatchObject({ accountId: 'acc', status: 'finished', tasks: expect.arrayContaining([expect.objectContaining({ name: 'to-jpg', filename: 'photo.jpg', format: 'jpg' })]) });
+    expect(await harness.app.get(JobHistory).find(job.id)).toMatchObject({
+      accountId: 'acc',
+      status: 'finished',
+      tasks: expect.arrayContaining([expect.objectContaining({ name: 'to-jpg', filename: 'photo.jpg', format: 'jpg' })]),
+    });
   });
 
   it('re-dispatches a task whose publish was lost, until the attempts run out', async () => {
@@ -202,7 +206,7 @@ describe('job orchestrator on real NATS and FerretDB', () => {
     expect(taskStatus(failed, 'in')).toBe('failed');
   });
 
-  it('answers 422-class failures for unconverted pairs and other accounts\' jobs as absent', async () => {
+  it("answers 422-class failures for unconverted pairs and other accounts' jobs as absent", async () => {
     await expect(
       jobs.create(
         create(CreateJobRequestSchema, {

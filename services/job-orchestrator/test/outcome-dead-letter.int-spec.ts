@@ -9,9 +9,7 @@ import { OrchestratorHarness } from './orchestrator-harness';
 const harness = new OrchestratorHarness();
 
 // Usage metering on, and no gateway to answer accounts.usage.charge: every convert's preparation fails.
-beforeAll(() =>
-  harness.start({ TRANSMUTE_USAGE_METERING: 'true', TRANSMUTE_OUTCOME_MAX_DELIVER: '2', TRANSMUTE_DISPATCH_DEADLINE_MS: '1000', TRANSMUTE_RPC_TIMEOUT_MS: '500' }),
-);
+beforeAll(() => harness.start({ TRANSMUTE_USAGE_METERING: 'true', TRANSMUTE_OUTCOME_MAX_DELIVER: '2', TRANSMUTE_DISPATCH_DEADLINE_MS: '1000', TRANSMUTE_RPC_TIMEOUT_MS: '500' }));
 afterAll(() => harness.stop());
 
 describe('an outcome that cannot be recorded', () => {
@@ -40,10 +38,14 @@ describe('an outcome that cannot be recorded', () => {
 
     // The convert could never be charged: once it has waited a dispatch deadline, the reconciler refuses it.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    await waitFor(async () => {
-      await harness.app.get(Reconciler).reconcile();
-      return (await jobs.get(job.id, 'acc')).status === 'failed';
-    }, 'the job to fail', 30_000);
+    await waitFor(
+      async () => {
+        await harness.app.get(Reconciler).reconcile();
+        return (await jobs.get(job.id, 'acc')).status === 'failed';
+      },
+      'the job to fail',
+      30_000,
+    );
     const failed = await jobs.get(job.id, 'acc');
     expect(failed.error).toMatch(/^task to-jpg failed: could not be dispatched: /);
   });

@@ -1,13 +1,5 @@
 import { create, fromBinary } from '@bufbuild/protobuf';
-import {
-  JOB_EVENTS_STREAM,
-  JobEventSchema,
-  JobRefSchema,
-  JobReplySchema,
-  Streams,
-  Subjects,
-  TERMINAL_JOB_STATUSES,
-} from '@transmute/contracts';
+import { JOB_EVENTS_STREAM, JobEventSchema, JobRefSchema, JobReplySchema, Streams, Subjects, TERMINAL_JOB_STATUSES } from '@transmute/contracts';
 import { RpcClient } from '@transmute/messaging';
 import { STORAGE, type Storage } from '@transmute/storage';
 import { AckPolicy, DeliverPolicy } from 'nats';
@@ -35,9 +27,7 @@ afterAll(() => harness.stop());
 /** A job created on one replica and started through jobs.complete-upload, which either replica may answer. */
 async function startJob(webhookUrl: string): Promise<string> {
   const job = await createUploadedJob(harness.app.get(JobsService), storage, { webhookUrl });
-  const reply = await harness.app
-    .get(RpcClient)
-    .call(Subjects.jobsCompleteUpload, JobRefSchema, create(JobRefSchema, { jobId: job.id, accountId: 'acc' }), JobReplySchema, 10_000);
+  const reply = await harness.app.get(RpcClient).call(Subjects.jobsCompleteUpload, JobRefSchema, create(JobRefSchema, { jobId: job.id, accountId: 'acc' }), JobReplySchema, 10_000);
   if (reply.outcome.case !== 'job') throw new Error(`complete-upload refused: ${reply.outcome.value?.message}`);
   return job.id;
 }
@@ -50,7 +40,10 @@ async function untilEnded(jobIds: string[], timeoutMs: number): Promise<void> {
     const open = jobs.filter((job) => !job || !TERMINAL_JOB_STATUSES.includes(job.status) || job.finalized !== true);
     if (open.length === 0) return;
     if (Date.now() > deadline) throw new Error(`${open.length} of ${jobIds.length} jobs did not end: ${open.map((job) => `${job?.id}:${job?.status}`).join(', ')}`);
-    await harness.app.get(Reconciler).reconcile().catch(() => 0);
+    await harness.app
+      .get(Reconciler)
+      .reconcile()
+      .catch(() => 0);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }

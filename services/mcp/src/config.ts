@@ -6,12 +6,12 @@ export const mcpConfig = {
   mcpPublicUrl: envVar(
     'TRANSMUTE_MCP_PUBLIC_URL',
     z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8086/mcp'),
-    'This server\'s URL as assistants reach it ({mcp_url}); its path is where MCP is served, and OAuth tokens are bound to it (RFC 8707).',
+    "This server's URL as assistants reach it ({mcp_url}); its path is where MCP is served, and OAuth tokens are bound to it (RFC 8707).",
   ),
   publicUrl: envVar(
     'TRANSMUTE_PUBLIC_URL',
     z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8080'),
-    'The gateway\'s base URL ({base_url}): the OAuth authorization server named in the protected-resource metadata.',
+    "The gateway's base URL ({base_url}): the OAuth authorization server named in the protected-resource metadata.",
   ),
   rpcTimeoutMs: envVar('TRANSMUTE_RPC_TIMEOUT_MS', positiveInt().default(5_000), 'How long a request to the gateway, orchestrator or catalogue waits for its answer.'),
   convertWaitMs: envVar(

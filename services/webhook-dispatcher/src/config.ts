@@ -25,7 +25,11 @@ export const dispatcherConfig = {
     positiveInt().default(10_000),
     'How long a receiver has to answer one attempt (connection, status and body); longer counts as a failed attempt.',
   ),
-  concurrency: envVar('TRANSMUTE_WEBHOOK_CONCURRENCY', positiveInt().default(128), 'Webhook attempts one dispatcher runs at once (each mostly waits on a receiver, so this is a bound on sockets, not on CPU).'),
+  concurrency: envVar(
+    'TRANSMUTE_WEBHOOK_CONCURRENCY',
+    positiveInt().default(128),
+    'Webhook attempts one dispatcher runs at once (each mostly waits on a receiver, so this is a bound on sockets, not on CPU).',
+  ),
   giveUpAfterMs: envVar(
     'TRANSMUTE_WEBHOOK_GIVE_UP_MS',
     positiveInt().default(24 * 3_600_000),

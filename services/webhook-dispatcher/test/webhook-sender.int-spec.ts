@@ -49,9 +49,7 @@ describe('WebhookSender', () => {
   it('posts the body and headers when private networks are allowed', async () => {
     const result = await sender(true).send(`${base}/ok`, Buffer.from('{"a":1}'), { 'X-Service-Attempt': '1' });
     expect(result).toMatchObject({ statusCode: 204, error: '', refused: false });
-    expect(received).toEqual([
-      { path: '/ok', headers: expect.objectContaining({ 'content-type': 'application/json', 'x-service-attempt': '1' }), body: '{"a":1}' },
-    ]);
+    expect(received).toEqual([{ path: '/ok', headers: expect.objectContaining({ 'content-type': 'application/json', 'x-service-attempt': '1' }), body: '{"a":1}' }]);
   });
 
   it('does not follow a redirect', async () => {

@@ -34,14 +34,9 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     throw new ApiError(0, 'The server could not be reached. Check your connection and try again.');
   }
   const text = await response.text();
-  let json: any = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
-  }
+  const json = parseBody(text);
   if (!response.ok) throw new ApiError(response.status, json?.message ?? `The server answered ${response.status}.`, json?.retry_after);
-  if (json && typeof json.csrf_token === 'string') setCsrfToken(json.csrf_token);
+  if (typeof json?.csrf_token === 'string') setCsrfToken(json.csrf_token);
   return json as T;
 }
 
@@ -78,7 +73,13 @@ export interface TaskView {
   operation: string;
   status: string;
   progress?: number;
-  result?: { form?: { url: string; method: string; headers: Record<string, string> }; url?: string; filename?: string; error?: string; files?: { url: string; filename: string }[] };
+  result?: {
+    form?: { url: string; method: string; headers: Record<string, string> };
+    url?: string;
+    filename?: string;
+    error?: string;
+    files?: { url: string; filename: string }[];
+  };
 }
 
 export interface JobView {
@@ -102,4 +103,20 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1e6) return `${(bytes / 1e3).toFixed(1)} kB`;
   if (bytes < 1e9) return `${(bytes / 1e6).toFixed(1)} MB`;
   return formatGb(bytes);
+}
+
+/** What any answer of ours may carry besides its payload: the Error shape and a fresh CSRF token. */
+export interface AnswerFields {
+  message?: string;
+  retry_after?: number;
+  csrf_token?: string;
+}
+
+/** The JSON of an answer, or null when it has none (an empty body, or not JSON). */
+export function parseBody(text: string): AnswerFields | null {
+  try {
+    return text ? (JSON.parse(text) as AnswerFields) : null;
+  } catch {
+    return null;
+  }
 }

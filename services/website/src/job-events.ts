@@ -1,4 +1,4 @@
-import { headers, type JobView } from './api';
+import { headers, type JobView, parseBody } from './api';
 
 const TERMINAL = new Set(['finished', 'failed']);
 const MAX_RECONNECTS = 5;
@@ -19,7 +19,7 @@ export async function followJob(jobId: string, onJob: (job: JobView) => void, si
       ...(signal && { signal }),
     });
     if (!response.ok || !response.body) {
-      const body = await response.json().catch(() => null);
+      const body = parseBody(await response.text().catch(() => ''));
       throw new Error(body?.message ?? `the progress stream answered ${response.status}`);
     }
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

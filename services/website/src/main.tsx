@@ -68,7 +68,7 @@ function App() {
                   </a>
                 </li>
                 <li>
-                  <button type="button" class="link" onClick={signOut}>
+                  <button type="button" class="link" onClick={() => void signOut()}>
                     Sign out
                   </button>
                 </li>

@@ -13,7 +13,11 @@ import { TaskInput, importFormatFields } from './shared';
 
 const text = () => optional(z.string().min(1));
 const required = (description: string) => z.string().min(1).meta({ description });
-const secret = (what: string) => z.string().min(1).meta({ description: `${what}. Used for this job only; never returned.` });
+const secret = (what: string) =>
+  z
+    .string()
+    .min(1)
+    .meta({ description: `${what}. Used for this job only; never returned.` });
 const optionalSecret = (what: string) => text().meta({ description: `${what}. Used for this job only; never returned.` });
 
 /** Region names are DNS labels (they end up in the AWS host name). */
@@ -43,7 +47,7 @@ const passwordOrKey = { message: 'password or private_key is required', path: ['
 
 const googleCloudCommon = {
   bucket: required('Bucket name.'),
-  project_id: text().meta({ description: 'Project id. Default: the service account\'s project.' }),
+  project_id: text().meta({ description: "Project id. Default: the service account's project." }),
   client_email: required('Service account e-mail.'),
   private_key: secret('Service account private key (PEM)'),
 };
@@ -52,7 +56,7 @@ const keyOrPath = { message: 'key or path is required', path: ['key'] };
 
 const exportFields = {
   input: TaskInput.meta({ description: 'The convert task(s) whose results to deliver.' }),
-  filename: optional(z.string().min(1).max(255)).meta({ description: 'Name of the delivered file when there is one input. Default: the result\'s file name.' }),
+  filename: optional(z.string().min(1).max(255)).meta({ description: "Name of the delivered file when there is one input. Default: the result's file name." }),
 };
 
 export const ImportS3Task = z

@@ -12,7 +12,12 @@ describe('summaryLine', () => {
   });
 
   it('counts each non-jest check as one passed or failed', () => {
-    expect(summaryLine(results, [{ name: 'lint', passed: true }, { name: 'format', passed: false }])).toBe('852 passed, 3 failed');
+    expect(
+      summaryLine(results, [
+        { name: 'lint', passed: true },
+        { name: 'format', passed: false },
+      ]),
+    ).toBe('852 passed, 3 failed');
   });
 
   it('never reads as clean when jest wrote no results', () => {

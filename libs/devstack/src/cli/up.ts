@@ -117,11 +117,7 @@ async function shutdown(platform: RunningPlatform, infra: RunningInfra): Promise
 
 /** TRANSMUTE_* variables set in the shell override the platform's defaults (e.g. TRANSMUTE_LOG_LEVEL=debug). */
 function shellOverrides(env: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter(
-      (entry): entry is [string, string] => entry[0].startsWith('TRANSMUTE_') && entry[1] !== undefined,
-    ),
-  );
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith('TRANSMUTE_') && entry[1] !== undefined));
 }
 
 main().catch((error: unknown) => {

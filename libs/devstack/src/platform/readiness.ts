@@ -45,9 +45,6 @@ export async function waitUntilReady(targets: readonly ReadinessTarget[], timeou
 
 function describeFailure(what: string, targets: readonly ReadinessTarget[]): string {
   const names = targets.map(({ managed }) => managed.name).join(', ');
-  const logs = targets.map(
-    ({ managed, port }) =>
-      `--- ${managed.name} (port ${port}), last ${LOG_LINES_ON_FAILURE} lines ---\n${managed.outputTail(LOG_LINES_ON_FAILURE)}`,
-  );
+  const logs = targets.map(({ managed, port }) => `--- ${managed.name} (port ${port}), last ${LOG_LINES_ON_FAILURE} lines ---\n${managed.outputTail(LOG_LINES_ON_FAILURE)}`);
   return [`services ${what}: ${names}`, ...logs].join('\n');
 }

@@ -19,7 +19,11 @@ describe('serviceDefinitions', () => {
   });
 
   it('runs the image family by default', () => {
-    expect(serviceDefinitions().filter((s) => s.dir === 'converter').map((s) => s.name)).toEqual(['converter-image']);
+    expect(
+      serviceDefinitions()
+        .filter((s) => s.dir === 'converter')
+        .map((s) => s.name),
+    ).toEqual(['converter-image']);
   });
 
   it('rejects a family listed twice', () => {

@@ -63,10 +63,7 @@ export function extraGatewayDefinitions(replicas = 1): ServiceDefinition[] {
  * (tests running side by side); any other value moves only the gateway and
  * keeps the fixed defaults for the rest (what `make up` prints stays stable).
  */
-export async function assignPorts(
-  services: readonly ServiceDefinition[],
-  gatewayPort: number = DEFAULT_GATEWAY_PORT,
-): Promise<Map<string, number>> {
+export async function assignPorts(services: readonly ServiceDefinition[], gatewayPort: number = DEFAULT_GATEWAY_PORT): Promise<Map<string, number>> {
   if (gatewayPort === 0) {
     const ports = await freePorts(services.length);
     return new Map(services.map((service, i) => [service.name, ports[i] as number]));

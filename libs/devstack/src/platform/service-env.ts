@@ -46,11 +46,7 @@ export const mcpUrlOf = (port: number): string => `http://${LOOPBACK}:${port}/mc
  * setting in a developer's shell cannot change what a test runs against; then
  * the platform's variables; then what belongs to this process alone.
  */
-export function buildServiceEnv(
-  inherited: NodeJS.ProcessEnv,
-  platformEnv: Record<string, string>,
-  service: { port: number; env: Record<string, string> },
-): NodeJS.ProcessEnv {
+export function buildServiceEnv(inherited: NodeJS.ProcessEnv, platformEnv: Record<string, string>, service: { port: number; env: Record<string, string> }): NodeJS.ProcessEnv {
   const base = Object.fromEntries(Object.entries(inherited).filter(([key]) => !key.startsWith('TRANSMUTE_')));
   return { ...base, ...platformEnv, ...service.env, TRANSMUTE_HTTP_PORT: String(service.port) };
 }

@@ -41,8 +41,7 @@ export async function startPlatform(opts: StartPlatformOptions): Promise<Running
     if (!def) throw new Error(`unknown service ${name}; known: ${definitions.map((d) => d.name).join(', ')}`);
     return def;
   };
-  const output = (name: string): OutputSink =>
-    opts.logDir ? { kind: 'file', path: join(opts.logDir, `${name}.log`) } : { kind: 'inherit' };
+  const output = (name: string): OutputSink => (opts.logDir ? { kind: 'file', path: join(opts.logDir, `${name}.log`) } : { kind: 'inherit' });
   const launch = (def: ServiceDefinition): ManagedProcess => {
     const managed = new ManagedProcess({
       name: def.name,

@@ -1,10 +1,11 @@
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runEngine } from '../engine/run-engine';
 import { OfficePool } from '../families/document/office-pool/office-pool';
+import { writeTenPageDocx } from './ten-page-docx';
 
 /**
  * `pnpm bench:document [--runs N]`: DOCX → PDF seconds per document, on the
@@ -13,21 +14,13 @@ import { OfficePool } from '../families/document/office-pool/office-pool';
  * 10-page DOCX is made by pandoc; each side gets one untimed warm-up (the
  * pool's start, the cold side's first profile creation).
  */
-const PAGES = 10;
-const PAGE_BREAK = '\n```{=openxml}\n<w:p><w:r><w:br w:type="page"/></w:r></w:p>\n```\n';
-
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' } } });
   const runs = Math.max(1, Number(values.runs) || 10);
   const dir = await mkdtemp(join(tmpdir(), 'transmute-bench-document-'));
   const signal = () => AbortSignal.timeout(120_000);
   try {
-    const markdown = join(dir, 'source.md');
-    const paragraph = 'Transmute converts documents with a warm office suite. '.repeat(12);
-    const pages = Array.from({ length: PAGES }, (_, index) => `# Page ${index + 1}\n\n${paragraph}\n\n${paragraph}\n`);
-    await writeFile(markdown, pages.join(PAGE_BREAK));
-    const docx = join(dir, 'ten-pages.docx');
-    await runEngine({ command: 'pandoc', args: ['-o', docx, markdown], timeoutMs: 60_000, signal: signal() });
+    const docx = await writeTenPageDocx(dir, signal());
 
     const pool = new OfficePool({ size: 1, maxConversions: 10_000, timeoutMs: 120_000, python: '/usr/bin/python3', soffice: 'soffice' });
     const warm: number[] = [];
@@ -66,7 +59,11 @@ async function main(): Promise<void> {
     }
 
     const row = (label: string, times: number[]) =>
-      `${label.padEnd(34)} ${median(times).toFixed(3).padStart(8)} ${mean(times).toFixed(3).padStart(8)} ${Math.min(...times).toFixed(3).padStart(8)} ${Math.max(...times).toFixed(3).padStart(8)}`;
+      `${label.padEnd(34)} ${median(times).toFixed(3).padStart(8)} ${mean(times).toFixed(3).padStart(8)} ${Math.min(...times)
+        .toFixed(3)
+        .padStart(8)} ${Math.max(...times)
+        .toFixed(3)
+        .padStart(8)}`;
     console.log(`DOCX -> PDF, ${pageCount}-page document, ${runs} runs each (seconds per document)`);
     console.log(`${''.padEnd(34)} ${'median'.padStart(8)} ${'mean'.padStart(8)} ${'min'.padStart(8)} ${'max'.padStart(8)}`);
     console.log(row('warm pool (UNO, 1 process)', warm));

@@ -65,9 +65,10 @@ describe('runEngine', () => {
   it('kills the whole process group on timeout, children included', async () => {
     const pidFile = join(dir, 'child.pid');
     const started = Date.now();
-    await expect(
-      runEngine({ command: 'sh', args: ['-c', `sleep 30 & echo $! > ${pidFile}; wait`], timeoutMs: 500, signal: never() }),
-    ).rejects.toMatchObject({ retryable: false, message: 'sh did not finish within the time limit of 1 s' });
+    await expect(runEngine({ command: 'sh', args: ['-c', `sleep 30 & echo $! > ${pidFile}; wait`], timeoutMs: 500, signal: never() })).rejects.toMatchObject({
+      retryable: false,
+      message: 'sh did not finish within the time limit of 1 s',
+    });
     expect(Date.now() - started).toBeLessThan(4_000);
     const child = Number(await readFile(pidFile, 'utf8'));
     await new Promise((resolve) => setTimeout(resolve, 200));

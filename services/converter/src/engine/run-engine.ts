@@ -51,8 +51,7 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineOutput
   const limits = engineLimits();
   const timeoutMs = Math.max(1, Math.min(options.timeoutMs, limits.timeoutMs));
   const memoryMb = options.memoryLimitMb ?? limits.memoryLimitMb;
-  const [file, argv] =
-    memoryMb > 0 ? ['prlimit', [`--as=${memoryMb * 1024 * 1024}`, '--', executable, ...options.args]] : [executable, [...options.args]];
+  const [file, argv] = memoryMb > 0 ? ['prlimit', [`--as=${memoryMb * 1024 * 1024}`, '--', executable, ...options.args]] : [executable, [...options.args]];
 
   return new Promise<EngineOutput>((resolve, reject) => {
     const child = spawn(file, argv, {
@@ -113,34 +112,38 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineOutput
       reject(ServiceFailure.unavailable(`the ${engine} engine could not be started: ${error.message}`, error));
     });
     // The handler awaits the output stream; `void` says nothing waits for it, and every path inside settles the promise.
-    child.on('close', (code, signal) => void (async () => {
-      finish();
-      const writeError = await stdoutWritten?.then(
-        () => undefined,
-        (error: Error) => error,
-      );
-      // Reap anything the engine left behind in its group.
-      killGroup('SIGKILL');
-      clearTimeout(killTimer);
-      const output = { stdout: stdout.text(), stderr: stderr.text() };
-      if (stopReason === 'abort') return reject(abortedFailure(engine, options.signal));
-      if (stopReason === 'timeout') {
-        return reject(ServiceFailure.validation(`${engine} did not finish within the time limit of ${Math.round(timeoutMs / 1000)} s`));
-      }
-      if (code === 0 && writeError) {
-        return reject(ServiceFailure.unavailable(`could not store what ${engine} wrote: ${writeError.message}`, writeError));
-      }
-      if (code === 0) return resolve(output);
-      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-      // A process out of address space usually aborts or segfaults: say that a ceiling was in force.
-      const memoryHint = signal && memoryMb > 0 ? ` (it ran under a ${memoryMb} MB memory ceiling)` : '';
-      const tail = lastLines(output.stderr || output.stdout, FAILURE_TAIL_LINES);
-      reject(
-        new ServiceFailure(ErrorCode.VALIDATION_FAILED, `${engine} ${how}${memoryHint}${tail ? `: ${tail}` : ''}`, false, {
-          cause: { command: engine, args: options.args, code, signal },
-        }),
-      );
-    })());
+    child.on(
+      'close',
+      (code, signal) =>
+        void (async () => {
+          finish();
+          const writeError = await stdoutWritten?.then(
+            () => undefined,
+            (error: Error) => error,
+          );
+          // Reap anything the engine left behind in its group.
+          killGroup('SIGKILL');
+          clearTimeout(killTimer);
+          const output = { stdout: stdout.text(), stderr: stderr.text() };
+          if (stopReason === 'abort') return reject(abortedFailure(engine, options.signal));
+          if (stopReason === 'timeout') {
+            return reject(ServiceFailure.validation(`${engine} did not finish within the time limit of ${Math.round(timeoutMs / 1000)} s`));
+          }
+          if (code === 0 && writeError) {
+            return reject(ServiceFailure.unavailable(`could not store what ${engine} wrote: ${writeError.message}`, writeError));
+          }
+          if (code === 0) return resolve(output);
+          const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+          // A process out of address space usually aborts or segfaults: say that a ceiling was in force.
+          const memoryHint = signal && memoryMb > 0 ? ` (it ran under a ${memoryMb} MB memory ceiling)` : '';
+          const tail = lastLines(output.stderr || output.stdout, FAILURE_TAIL_LINES);
+          reject(
+            new ServiceFailure(ErrorCode.VALIDATION_FAILED, `${engine} ${how}${memoryHint}${tail ? `: ${tail}` : ''}`, false, {
+              cause: { command: engine, args: options.args, code, signal },
+            }),
+          );
+        })(),
+    );
   });
 }
 

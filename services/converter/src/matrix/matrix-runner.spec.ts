@@ -53,10 +53,7 @@ describe('runFamilyMatrix', () => {
     const report = await runFamilyMatrix({ family, proof, workDir: join(tmpdir(), 'matrix-runner-spec'), concurrency: 2 });
     expect([family.started, family.stopped]).toEqual([true, true]);
     expect(report).toMatchObject({ family: 'text', mode: 'full', listed: 4, inputFormats: 3, outputFormats: 2, run: 4, passed: 2 });
-    expect(report.failures.map(({ inputFormat, outputFormat, stage }) => `${inputFormat}>${outputFormat}:${stage}`).sort()).toEqual([
-      'bad>up:sample',
-      'txt>broken:convert',
-    ]);
+    expect(report.failures.map(({ inputFormat, outputFormat, stage }) => `${inputFormat}>${outputFormat}:${stage}`).sort()).toEqual(['bad>up:sample', 'txt>broken:convert']);
     expect(report.failures.find((failure) => failure.stage === 'convert')?.error).toBe('this pair never works');
     const markdown = renderMarkdown(summarize([report]));
     expect(markdown).toContain('| text | full | 3 | 2 | 4 | 4 | 2 | 2 |');
@@ -64,7 +61,13 @@ describe('runFamilyMatrix', () => {
   });
 
   it('runs a covering subset and honours a filter', async () => {
-    const report = await runFamilyMatrix({ family: textFamily(), proof, subset: true, workDir: join(tmpdir(), 'matrix-runner-spec'), filter: (pair) => pair.inputFormat !== 'bad' });
+    const report = await runFamilyMatrix({
+      family: textFamily(),
+      proof,
+      subset: true,
+      workDir: join(tmpdir(), 'matrix-runner-spec'),
+      filter: (pair) => pair.inputFormat !== 'bad',
+    });
     expect(report.mode).toBe('subset');
     const run = report.results.map((result) => `${result.inputFormat}>${result.outputFormat}`);
     expect(new Set(report.results.map((result) => result.inputFormat))).toEqual(new Set(['txt', 'md']));

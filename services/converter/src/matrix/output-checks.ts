@@ -20,7 +20,9 @@ export async function head(path: string, bytes = 4096): Promise<Buffer> {
 export function expectBytes(buffer: Buffer, magic: number[] | string, at = 0, what = 'file'): void {
   const expected = typeof magic === 'string' ? Buffer.from(magic, 'latin1') : Buffer.from(magic);
   if (!buffer.subarray(at, at + expected.length).equals(expected)) {
-    throw new Error(`not a ${what}: expected ${JSON.stringify(expected.toString('latin1'))} at byte ${at}, found ${JSON.stringify(buffer.subarray(at, at + expected.length).toString('latin1'))}`);
+    throw new Error(
+      `not a ${what}: expected ${JSON.stringify(expected.toString('latin1'))} at byte ${at}, found ${JSON.stringify(buffer.subarray(at, at + expected.length).toString('latin1'))}`,
+    );
   }
 }
 

@@ -1,9 +1,10 @@
 import { coveringSubset, duplicatePairs } from './pair-selection';
 
-const pairs = (list: string) => list.split(' ').map((pair) => {
-  const [inputFormat, outputFormat] = pair.split('>') as [string, string];
-  return { inputFormat, outputFormat };
-});
+const pairs = (list: string) =>
+  list.split(' ').map((pair) => {
+    const [inputFormat, outputFormat] = pair.split('>') as [string, string];
+    return { inputFormat, outputFormat };
+  });
 
 describe('coveringSubset', () => {
   it('reads every input once and writes every output once, with few pairs', () => {

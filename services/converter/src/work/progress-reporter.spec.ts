@@ -4,7 +4,11 @@ describe('ProgressThrottle', () => {
   it('forwards rising whole percentages at most once per interval, and always the final 100', async () => {
     let now = 0;
     const sent: number[] = [];
-    const throttle = new ProgressThrottle(async (percent) => void sent.push(percent), () => now, 1_000);
+    const throttle = new ProgressThrottle(
+      async (percent) => void sent.push(percent),
+      () => now,
+      1_000,
+    );
     throttle.report(0.5); // 0 at t=0
     throttle.report(3); // too soon
     now = 1_200;

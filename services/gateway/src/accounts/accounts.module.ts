@@ -33,12 +33,7 @@ export class AccountsModule {
       module: AccountsModule,
       imports: [PersistenceModule.forRoot(config.mongoUri), accountModels],
       controllers: [AccountsRpcController],
-      providers: [
-        AccountRepository,
-        ...SHARED,
-        { provide: ApiKeyAuthenticator, useClass: AccountsApiKeyAuthenticator },
-        DevKeyBootstrap,
-      ],
+      providers: [AccountRepository, ...SHARED, { provide: ApiKeyAuthenticator, useClass: AccountsApiKeyAuthenticator }, DevKeyBootstrap],
       exports: [...SHARED, ApiKeyAuthenticator],
     };
   }

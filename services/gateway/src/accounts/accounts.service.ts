@@ -68,7 +68,13 @@ export class AccountsService {
 
   private knownPlan(name: string): Plan {
     const plan = this.plans.find(name);
-    if (!plan) throw ServiceFailure.validation(`unknown plan "${name}"; plans: ${this.plans.list().map((p) => p.name).join(', ')}`);
+    if (!plan)
+      throw ServiceFailure.validation(
+        `unknown plan "${name}"; plans: ${this.plans
+          .list()
+          .map((p) => p.name)
+          .join(', ')}`,
+      );
     return plan;
   }
 

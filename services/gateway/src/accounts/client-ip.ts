@@ -6,11 +6,7 @@ import { IpRuleSet, normaliseAddress } from './ip-rules';
  * proxies, and the first untrusted hop is the client. Without trusted proxies
  * the header is ignored, so a client cannot choose its own address.
  */
-export function clientIpOf(
-  socketAddress: string | undefined,
-  forwardedFor: string | string[] | undefined,
-  trustedProxies: IpRuleSet,
-): string {
+export function clientIpOf(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trustedProxies: IpRuleSet): string {
   let current = normaliseAddress(socketAddress ?? '');
   if (trustedProxies.size === 0 || !trustedProxies.contains(current)) return current;
   const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '');

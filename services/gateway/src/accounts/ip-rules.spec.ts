@@ -15,7 +15,11 @@ describe('IP rules', () => {
     expect(new IpRuleSet(rules).contains(address)).toBe(expected);
   });
 
-  it.each([['10.0.0.1', '10.0.0.1/32'], [' 10.0.0.0/8 ', '10.0.0.0/8'], ['::1', '::1/128']])('normalises %s', (rule, expected) => {
+  it.each([
+    ['10.0.0.1', '10.0.0.1/32'],
+    [' 10.0.0.0/8 ', '10.0.0.0/8'],
+    ['::1', '::1/128'],
+  ])('normalises %s', (rule, expected) => {
     expect(normaliseIpRule(rule)).toBe(expected);
   });
 

@@ -54,11 +54,7 @@ export type CasDecision<T> = { value?: Uint8Array; result: T };
  * writes it only if nobody wrote in between; on a conflict it starts over.
  * `next` returns undefined to leave the key alone (e.g. a refusal).
  */
-export async function compareAndSet<T>(
-  kv: KV,
-  key: string,
-  next: (current: Uint8Array | undefined) => CasDecision<T>,
-): Promise<T> {
+export async function compareAndSet<T>(kv: KV, key: string, next: (current: Uint8Array | undefined) => CasDecision<T>): Promise<T> {
   for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
     const entry = await kv.get(key);
     const live = entry && entry.operation === 'PUT' ? entry : null;

@@ -6,7 +6,10 @@ import { windowOf } from './rate-limiter';
 describe('plans', () => {
   it('replaces a shipped plan and adds new ones from TRANSMUTE_PLANS', () => {
     const config = loadConfig(accountsConfig(), {
-      TRANSMUTE_PLANS: JSON.stringify({ free: { monthlyGb: 2, additionalGb: 0, dailyConversions: 9, convertAllowance: 3, rateLimitPerMinute: 30 }, tiny: { monthlyGb: 0.00001, additionalGb: 0, dailyConversions: 1, convertAllowance: 1, rateLimitPerMinute: 2 } }),
+      TRANSMUTE_PLANS: JSON.stringify({
+        free: { monthlyGb: 2, additionalGb: 0, dailyConversions: 9, convertAllowance: 3, rateLimitPerMinute: 30 },
+        tiny: { monthlyGb: 0.00001, additionalGb: 0, dailyConversions: 1, convertAllowance: 1, rateLimitPerMinute: 2 },
+      }),
     });
     const plans = new PlanCatalog(config.plans);
     expect(plans.get('free')).toMatchObject({ monthlyBytes: 2e9, dailyConversions: 9, rateLimitPerMinute: 30 });

@@ -16,10 +16,25 @@ describe('usage ledger', () => {
 
   it.each([
     ['bytes within the monthly allowance', undefined, { bytes: 100, conversions: 0 }, { monthly: 100n, additional: 0n, daily: 0 }],
-    ['bytes that spill into the additional allowance', record({ monthlyUsedBytes: BigInt(GB - 10) }), { bytes: 30, conversions: 0 }, { monthly: BigInt(GB), additional: 20n, daily: 0 }],
-    ['exactly everything that is left', record({ monthlyUsedBytes: BigInt(GB), additionalUsedBytes: BigInt(GB - 5) }), { bytes: 5, conversions: 0 }, { monthly: BigInt(GB), additional: BigInt(GB), daily: 0 }],
+    [
+      'bytes that spill into the additional allowance',
+      record({ monthlyUsedBytes: BigInt(GB - 10) }),
+      { bytes: 30, conversions: 0 },
+      { monthly: BigInt(GB), additional: 20n, daily: 0 },
+    ],
+    [
+      'exactly everything that is left',
+      record({ monthlyUsedBytes: BigInt(GB), additionalUsedBytes: BigInt(GB - 5) }),
+      { bytes: 5, conversions: 0 },
+      { monthly: BigInt(GB), additional: BigInt(GB), daily: 0 },
+    ],
     ['conversions up to the daily allowance', record({ dailyConversionsUsed: 3 }), { bytes: 0, conversions: 2 }, { monthly: 0n, additional: 0n, daily: 5 }],
-    ['a new month resets monthly bytes only', record({ month: '2026-10', monthlyUsedBytes: 500n, additionalUsedBytes: 7n }), { bytes: 1, conversions: 0 }, { monthly: 1n, additional: 7n, daily: 0 }],
+    [
+      'a new month resets monthly bytes only',
+      record({ month: '2026-10', monthlyUsedBytes: 500n, additionalUsedBytes: 7n }),
+      { bytes: 1, conversions: 0 },
+      { monthly: 1n, additional: 7n, daily: 0 },
+    ],
     ['a new day resets conversions', record({ day: '2026-11-20', dailyConversionsUsed: 5 }), { bytes: 0, conversions: 1 }, { monthly: 0n, additional: 0n, daily: 1 }],
   ])('applies %s', (_name, stored, charge, expected) => {
     const result = applyCharge(stored, free, charge, now);
@@ -29,7 +44,12 @@ describe('usage ledger', () => {
   });
 
   it.each([
-    ['one byte too many', record({ monthlyUsedBytes: BigInt(GB), additionalUsedBytes: BigInt(GB - 5) }), { bytes: 6, conversions: 0 }, /monthly and additional GB allowance used up/],
+    [
+      'one byte too many',
+      record({ monthlyUsedBytes: BigInt(GB), additionalUsedBytes: BigInt(GB - 5) }),
+      { bytes: 6, conversions: 0 },
+      /monthly and additional GB allowance used up/,
+    ],
     ['a sixth conversion', record({ dailyConversionsUsed: 5 }), { bytes: 0, conversions: 1 }, /daily conversions allowance used up: 1 requested, 0 of 5 left/],
     ['more conversions than are left', record({ dailyConversionsUsed: 3 }), { bytes: 0, conversions: 3 }, /3 requested, 2 of 5 left/],
   ])('refuses %s and names the allowance', (_name, stored, charge, message) => {

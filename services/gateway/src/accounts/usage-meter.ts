@@ -86,10 +86,7 @@ export class UsageMeter {
     const entry = await (await this.buckets.get('usage')).get(usageKey(accountId));
     const record = current(decode(entry?.operation === 'PUT' ? entry.value : undefined), now);
     if (remainingBytes(record, plan) <= 0) {
-      throw new ServiceFailure(
-        ErrorCode.QUOTA_EXCEEDED,
-        'monthly and additional GB allowance used up: nothing left to meter this job against',
-      );
+      throw new ServiceFailure(ErrorCode.QUOTA_EXCEEDED, 'monthly and additional GB allowance used up: nothing left to meter this job against');
     }
   }
 

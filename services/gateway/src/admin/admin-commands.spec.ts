@@ -48,6 +48,13 @@ describe('dead-letters list', () => {
   it('defaults to the newest 50 and refuses a bad limit', async () => {
     expect((await run({})).read).toHaveBeenCalledWith({ limit: 50 });
     await expect(run({ limit: 'lots' })).rejects.toThrow(/--limit must be a whole number/);
-    expect((await run({}, jest.fn(async () => []))).output.text).toBe('(no dead letters)');
+    expect(
+      (
+        await run(
+          {},
+          jest.fn(async () => []),
+        )
+      ).output.text,
+    ).toBe('(no dead letters)');
   });
 });

@@ -220,7 +220,9 @@ export async function runCommand(services: AdminServices, { words, options }: Pa
         WebhookDeliveriesReplySchema,
       );
       const text = list.deliveries
-        .map((d) => `${d.deliveryId}\t${d.state}\t${d.event}\t${d.url}\t${d.attempts.length} attempt(s)${d.attempts.at(-1)?.error ? `\tlast error: ${d.attempts.at(-1)?.error}` : ''}`)
+        .map(
+          (d) => `${d.deliveryId}\t${d.state}\t${d.event}\t${d.url}\t${d.attempts.length} attempt(s)${d.attempts.at(-1)?.error ? `\tlast error: ${d.attempts.at(-1)?.error}` : ''}`,
+        )
         .join('\n');
       return { json: toJson(WebhookDeliveryListSchema, list), text: text || '(no deliveries)' };
     }

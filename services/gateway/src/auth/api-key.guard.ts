@@ -45,9 +45,7 @@ export class ApiKeyGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     if (this.reflector.get<boolean>(SANDBOX_NEEDS_NO_KEY, context.getHandler()) && isSandboxRequest(request.body)) return true;
     const key = apiKeyOf(request);
-    const principal = key
-      ? await this.authenticator.authenticate(key, { clientIp: this.clientIps.of(request) })
-      : ((await this.website?.principalOf(request)) ?? null);
+    const principal = key ? await this.authenticator.authenticate(key, { clientIp: this.clientIps.of(request) }) : ((await this.website?.principalOf(request)) ?? null);
     if (!principal) throw new ServiceFailure(ErrorCode.UNAUTHENTICATED, 'missing or invalid API key');
     await this.rateLimits.admit(principal, context.switchToHttp().getResponse<Response>());
     request[PRINCIPAL] = principal;

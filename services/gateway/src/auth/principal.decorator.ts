@@ -4,6 +4,5 @@ import type { Principal } from './api-key-authenticator';
 
 /** The caller's principal; undefined only on routes that let some requests through without a key. */
 export const CurrentPrincipal = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): Principal | undefined =>
-    context.switchToHttp().getRequest<AuthenticatedRequest>()[PRINCIPAL],
+  (_data: unknown, context: ExecutionContext): Principal | undefined => context.switchToHttp().getRequest<AuthenticatedRequest>()[PRINCIPAL],
 );

@@ -35,12 +35,7 @@ export class EventsController {
   ) {}
 
   @Get(':jobId/events')
-  async events(
-    @Param('jobId') jobId: string,
-    @CurrentPrincipal() principal: Principal | undefined,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
+  async events(@Param('jobId') jobId: string, @CurrentPrincipal() principal: Principal | undefined, @Req() request: Request, @Res() response: Response): Promise<void> {
     checkedJobId(jobId);
     if (!principal) throw new Error('ApiKeyGuard let a keyed request through without a principal');
     const lastEventId = parseLastEventId(request.headers['last-event-id']);

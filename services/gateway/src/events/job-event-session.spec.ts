@@ -48,7 +48,7 @@ describe('JobEventSession', () => {
     expect(ended()).toBe(1);
   });
 
-  it('on resume sends only what came after the client\'s last event, then the current state if the log lacked it', () => {
+  it("on resume sends only what came after the client's last event, then the current state if the log lacked it", () => {
     const { session, sent } = recorder();
     session.resumeAfter(5, 'queued');
     session.offer({ seq: 5, job: job('queued') });

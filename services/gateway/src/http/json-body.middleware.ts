@@ -49,9 +49,7 @@ export class JsonBodyMiddleware implements NestMiddleware {
   async use(request: Request, response: Response, next: NextFunction): Promise<void> {
     // Thrown rather than passed to next(), so the app's exception filter answers it.
     await new Promise<void>((resolve, reject) => {
-      this.parse(request, response, (error?: unknown) =>
-        error ? reject(bodyParserFailure(error, this.config.maxJsonBodyBytes)) : resolve(),
-      );
+      this.parse(request, response, (error?: unknown) => (error ? reject(bodyParserFailure(error, this.config.maxJsonBodyBytes)) : resolve()));
     });
     next();
   }

@@ -16,7 +16,9 @@ function problem(issue: Issue): string {
   switch (issue.code) {
     case 'invalid_type':
       // zod does not keep the input on the issue; its message says what it received.
-      return / received undefined$/.test(issue.message) ? 'is required' : `must be ${issue.expected === 'record' ? 'an object' : `a${/^[aeiou]/.test(issue.expected) ? 'n' : ''} ${issue.expected}`}`;
+      return / received undefined$/.test(issue.message)
+        ? 'is required'
+        : `must be ${issue.expected === 'record' ? 'an object' : `a${/^[aeiou]/.test(issue.expected) ? 'n' : ''} ${issue.expected}`}`;
     case 'too_big':
       return `is longer than ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : ''}`;
     case 'too_small':

@@ -43,13 +43,17 @@ export class ImportsStore {
       tokenSha256: sha256(token),
       createdAt: timestampFromDate(new Date()),
     });
-    await this.kv().then((kv) => kv.create(id, toBinary(ImportRecordSchema, record))).catch(unavailable);
+    await this.kv()
+      .then((kv) => kv.create(id, toBinary(ImportRecordSchema, record)))
+      .catch(unavailable);
     return { record, token };
   }
 
   /** The import, or null when there is none with that id. */
   async find(id: string): Promise<ImportRecord | null> {
-    const entry = await this.kv().then((kv) => kv.get(id)).catch(unavailable);
+    const entry = await this.kv()
+      .then((kv) => kv.get(id))
+      .catch(unavailable);
     return entry && entry.operation === 'PUT' ? fromBinary(ImportRecordSchema, entry.value) : null;
   }
 

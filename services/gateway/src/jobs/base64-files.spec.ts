@@ -35,8 +35,7 @@ describe('storeBase64Files', () => {
   });
   afterEach(() => rm(root, { recursive: true, force: true }));
 
-  const requestWith = (file: string) =>
-    create(CreateJobRequestSchema, { tasks: { in: create(TaskSpecSchema, { operation: 'import/base64', file, filename: 'a.txt' }) } });
+  const requestWith = (file: string) => create(CreateJobRequestSchema, { tasks: { in: create(TaskSpecSchema, { operation: 'import/base64', file, filename: 'a.txt' }) } });
 
   it('stores the decoded bytes and keeps only their key on the task', async () => {
     const request = requestWith('data:text/plain;base64,aGVsbG8=');

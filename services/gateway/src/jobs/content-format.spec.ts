@@ -52,7 +52,10 @@ describe('resolveImportFormat', () => {
   });
 
   it('refuses content it cannot recognise, and an import without content, with a validation error', async () => {
-    await expect(resolveImportFormat(request(), record(), storage)).rejects.toMatchObject({ code: ErrorCode.VALIDATION_FAILED, message: expect.stringContaining('has no content yet') });
+    await expect(resolveImportFormat(request(), record(), storage)).rejects.toMatchObject({
+      code: ErrorCode.VALIDATION_FAILED,
+      message: expect.stringContaining('has no content yet'),
+    });
     await storage.put('imports/a/source', Readable.from([text]));
     await expect(resolveImportFormat(request(), record(), storage)).rejects.toMatchObject({
       code: ErrorCode.VALIDATION_FAILED,
@@ -86,7 +89,10 @@ describe('resolveBase64Format', () => {
   });
 
   it('refuses unrecognised content a convert reads without its own input_format, and lets it through otherwise', async () => {
-    await expect(resolveBase64Format(job({}), 'in', text)).rejects.toMatchObject({ code: ErrorCode.VALIDATION_FAILED, message: expect.stringContaining('task in: the format of the file cannot be recognised') });
+    await expect(resolveBase64Format(job({}), 'in', text)).rejects.toMatchObject({
+      code: ErrorCode.VALIDATION_FAILED,
+      message: expect.stringContaining('task in: the format of the file cannot be recognised'),
+    });
     await expect(resolveBase64Format(job({}, 'csv'), 'in', text)).resolves.toBeUndefined();
   });
 });

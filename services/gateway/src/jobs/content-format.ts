@@ -1,7 +1,6 @@
 import { type CreateJobRequest, type ImportRecord, ServiceFailure, formatOfFilename } from '@transmute/contracts';
 import { type Storage, sniffFormat, sniffStoredFormat } from '@transmute/storage';
 
-
 const TEXT_HINT = 'text formats (csv, txt, md, json, html, svg ...) have no signature to recognise them by';
 
 /**
@@ -13,9 +12,7 @@ export async function resolveImportFormat(request: CreateJobRequest, record: Imp
   // With tasks of its own the request is refused anyway (import_id builds the whole job): say that, not this.
   if (request.inputFormat.trim() || formatOfFilename(record.filename) || Object.keys(request.tasks).length > 0) return;
   if (!(await storage.stat(record.key))) {
-    throw ServiceFailure.validation(
-      `import_id ${record.id} has no content yet: send its bytes to /v1/imports/${record.id}/content first, or give input_format`,
-    );
+    throw ServiceFailure.validation(`import_id ${record.id} has no content yet: send its bytes to /v1/imports/${record.id}/content first, or give input_format`);
   }
   const format = await sniffStoredFormat(storage, record.key);
   if (!format) {

@@ -50,7 +50,15 @@ describe('parseCreateJobBody', () => {
             private_key: 'pk',
             path: '/in/a.png',
           },
-          'from-gcs': { operation: 'import/googlecloud', bucket: 'in', key: 'in/a.png', client_email: 'e@x', private_key: 'gk', project_id: 'proj', file: 'dropped: not a field of this operation' },
+          'from-gcs': {
+            operation: 'import/googlecloud',
+            bucket: 'in',
+            key: 'in/a.png',
+            client_email: 'e@x',
+            private_key: 'gk',
+            project_id: 'proj',
+            file: 'dropped: not a field of this operation',
+          },
         },
       },
       context,
@@ -83,7 +91,11 @@ describe('parseCreateJobBody', () => {
 
   it.each([
     ['sandbox flag', { sandbox: true, tasks: {} }, { sandbox: true }],
-    ['null optional fields count as absent', { tag: null, webhook_url: null, tasks: { a: { operation: 'import/upload', filename: null, input_format: null } } }, { sandbox: false }],
+    [
+      'null optional fields count as absent',
+      { tag: null, webhook_url: null, tasks: { a: { operation: 'import/upload', filename: null, input_format: null } } },
+      { sandbox: false },
+    ],
     ['import_id without tasks', { import_id: 'a'.repeat(32), output_format: 'pdf' }, { sandbox: false }],
   ])('accepts %s', (_name, body, expected) => {
     expect(parseCreateJobBody(body, context)).toMatchObject(expected);

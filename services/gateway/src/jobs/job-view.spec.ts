@@ -109,16 +109,27 @@ describe('jobFiles', () => {
   it.each([
     [
       'export/url links when the job exports',
-      [
-        task('c', 'convert', { result: { downloadUrl: 'dc' } }),
-        task('e', 'export/url', { dependsOn: ['c'], result: { url: 'u', filename: 'f' } }),
-      ],
+      [task('c', 'convert', { result: { downloadUrl: 'dc' } }), task('e', 'export/url', { dependsOn: ['c'], result: { url: 'u', filename: 'f' } })],
       [{ task: 'e', url: 'u', filename: 'f' }],
     ],
     [
       'every file of a multi-file export',
-      [task('e', 'export/url', { result: { url: 'u1', filename: 'f1', files: [{ url: 'u1', filename: 'f1' }, { url: 'u2', filename: 'f2' }] } })],
-      [{ task: 'e', url: 'u1', filename: 'f1' }, { task: 'e', url: 'u2', filename: 'f2' }],
+      [
+        task('e', 'export/url', {
+          result: {
+            url: 'u1',
+            filename: 'f1',
+            files: [
+              { url: 'u1', filename: 'f1' },
+              { url: 'u2', filename: 'f2' },
+            ],
+          },
+        }),
+      ],
+      [
+        { task: 'e', url: 'u1', filename: 'f1' },
+        { task: 'e', url: 'u2', filename: 'f2' },
+      ],
     ],
     [
       'the last convert of each chain when nothing exports',

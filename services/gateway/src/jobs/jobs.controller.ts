@@ -38,11 +38,7 @@ export class JobsController {
   @Post()
   @HttpCode(201)
   @SandboxNeedsNoKey()
-  async create(
-    @JsonBody() body: unknown,
-    @CurrentPrincipal() principal: Principal | undefined,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<JobView> {
+  async create(@JsonBody() body: unknown, @CurrentPrincipal() principal: Principal | undefined, @Res({ passthrough: true }) response: Response): Promise<JobView> {
     const { sandbox, request } = parseCreateJobBody(body, {
       accountId: principal?.accountId ?? '',
       convertAllowance: principal?.convertAllowance ?? this.config.convertAllowance,

@@ -12,7 +12,12 @@ const validated = create(JobSchema, {
     ['c', 'convert', ['in'], 'jpg'],
     ['out', 'export/url', ['c'], ''],
   ].map(([name, operation, dependsOn, format]) =>
-    create(TaskSchema, { name: name as string, operation: operation as string, dependsOn: dependsOn as string[], result: create(TaskResultSchema, { filename: format as string }) }),
+    create(TaskSchema, {
+      name: name as string,
+      operation: operation as string,
+      dependsOn: dependsOn as string[],
+      result: create(TaskResultSchema, { filename: format as string }),
+    }),
   ),
 });
 

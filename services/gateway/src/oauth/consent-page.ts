@@ -3,8 +3,7 @@ import { SCOPE_DESCRIPTIONS } from './oauth-records';
 
 export const CONSENT_DECISION_PATH = '/oauth/authorize/decision';
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 /**
  * Headers of the consent page: never framed (a framed consent button could be

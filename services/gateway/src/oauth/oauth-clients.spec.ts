@@ -1,15 +1,12 @@
 import { redirectUriProblem } from './oauth-clients';
 
 describe('redirectUriProblem', () => {
-  it.each([
-    ['https://app.example/callback'],
-    ['http://127.0.0.1:33418/callback'],
-    ['http://localhost/cb'],
-    ['http://[::1]:9000/cb'],
-    ['com.example.app:/oauth'],
-  ])('accepts %s', (uri) => {
-    expect(redirectUriProblem(uri)).toBeNull();
-  });
+  it.each([['https://app.example/callback'], ['http://127.0.0.1:33418/callback'], ['http://localhost/cb'], ['http://[::1]:9000/cb'], ['com.example.app:/oauth']])(
+    'accepts %s',
+    (uri) => {
+      expect(redirectUriProblem(uri)).toBeNull();
+    },
+  );
 
   it.each([
     ['http://app.example/callback', /https/],

@@ -58,10 +58,10 @@ export class OAuthEndpoints implements OnModuleInit {
     const person = await this.sessions.currentPerson(request);
     if (!person) return void response.status(401).json({ status: 'error', message: 'sign in first, then start again from the application' });
     if (!this.consentForms.verify(request)) {
-      return void response.status(403).json({ status: 'error', message: 'the form\'s CSRF token is missing or wrong; reload the consent page' });
+      return void response.status(403).json({ status: 'error', message: "the form's CSRF token is missing or wrong; reload the consent page" });
     }
     const body = (request.body ?? {}) as Record<string, unknown>;
-    const consent = await this.grants.takePending(String(body['consent'] ?? ''), person.personId);
+    const consent = await this.grants.takePending(typeof body['consent'] === 'string' ? body['consent'] : '', person.personId);
     if (!consent) {
       return void response.status(400).json({ status: 'error', message: 'this consent page expired or was already answered; start again from the application' });
     }

@@ -61,7 +61,10 @@ export class TransmuteOAuthProvider implements OAuthServerProvider {
     });
     const csrfFields = this.consentForms.csrfFields(request, res);
     res.set(consentPageHeaders(params.redirectUri));
-    res.status(200).type('html').send(renderConsentPage({ client, scopes, redirectUri: params.redirectUri, email: person.email, consentId, csrfFields }));
+    res
+      .status(200)
+      .type('html')
+      .send(renderConsentPage({ client, scopes, redirectUri: params.redirectUri, email: person.email, consentId, csrfFields }));
   }
 
   challengeForAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<string> {

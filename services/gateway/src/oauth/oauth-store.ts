@@ -94,6 +94,4 @@ export class OAuthStore {
   }
 }
 
-
-
 export type { AccessTokenRecord, ClientRecord, CodeRecord, GrantRecord, PendingConsent, RefreshTokenRecord };

@@ -11,7 +11,7 @@ export function oauthConfig() {
     mcpPublicUrl: envVar(
       'TRANSMUTE_MCP_PUBLIC_URL',
       z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8086/mcp'),
-      'The MCP server\'s URL as assistants reach it: the resource (RFC 8707) every OAuth token is bound to.',
+      "The MCP server's URL as assistants reach it: the resource (RFC 8707) every OAuth token is bound to.",
     ),
     oauthCodeTtlSeconds: envVar(
       'TRANSMUTE_OAUTH_CODE_TTL_SECONDS',

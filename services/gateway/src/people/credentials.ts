@@ -39,6 +39,7 @@ export function safeNext(next: unknown, fallback = '/dashboard'): string {
   if (typeof next !== 'string' || next.length === 0 || next.length > 2048) return fallback;
   if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
   // Control characters and backslashes let some browsers reinterpret the path as another host.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   if (/[\u0000-\u001f\u007f\\]/.test(next)) return fallback;
   return next;
 }

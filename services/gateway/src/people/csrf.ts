@@ -53,7 +53,7 @@ export class CsrfTokens {
     const expected = this.cookieToken(request);
     if (!expected) return false;
     const body = request.body as Record<string, unknown> | undefined;
-    const sent = first(request.headers[CSRF_HEADER]) ?? (typeof body?.[CSRF_FORM_FIELD] === 'string' ? (body[CSRF_FORM_FIELD] as string) : undefined);
+    const sent = first(request.headers[CSRF_HEADER]) ?? (typeof body?.[CSRF_FORM_FIELD] === 'string' ? body[CSRF_FORM_FIELD] : undefined);
     return sent !== undefined && sameToken(sent, expected);
   }
 

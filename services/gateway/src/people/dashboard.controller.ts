@@ -69,7 +69,7 @@ export class DashboardController {
         label: key.label,
         allowed_ips: key.allowedIps,
         created_at: key.createdAt,
-        last_used_at: used[index] ? new Date(used[index] as number).toISOString() : null,
+        last_used_at: used[index] ? new Date(used[index]).toISOString() : null,
       })),
     };
   }
@@ -80,7 +80,14 @@ export class DashboardController {
   async createKey(@SignedInPerson() person: CurrentPerson, @JsonBody() body: unknown, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     const created = await this.accounts.createKey(person.accountId, keyInput(body));
-    return { status: 'success', key: created.key, prefix: created.view.prefix, label: created.view.label, allowed_ips: created.view.allowedIps, created_at: created.view.createdAt };
+    return {
+      status: 'success',
+      key: created.key,
+      prefix: created.view.prefix,
+      label: created.view.label,
+      allowed_ips: created.view.allowedIps,
+      created_at: created.view.createdAt,
+    };
   }
 
   /** Effective at once on every replica: keys are looked up on every request, never cached. */

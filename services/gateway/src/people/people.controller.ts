@@ -16,7 +16,7 @@ import { usageView } from './usage-view';
 const SIGN_UPS_PER_MINUTE = 10;
 
 type Fields = { email?: unknown; password?: unknown; next?: unknown };
-const fields = (body: unknown): Fields => (typeof body === 'object' && body !== null ? (body as Fields) : {});
+const fields = (body: unknown): Fields => (typeof body === 'object' && body !== null ? body : {});
 
 /**
  * The website's session API (`/web/api/*`, JSON). Every POST passes CsrfGuard

@@ -10,7 +10,10 @@ export function filenameFromContentDisposition(header: string | undefined): stri
   if (extended) {
     const [, charset = '', encoded = ''] = extended;
     try {
-      const bytes = Buffer.from(encoded.trim().replace(/%([0-9a-f]{2})/gi, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
+      const bytes = Buffer.from(
+        encoded.trim().replace(/%([0-9a-f]{2})/gi, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+        'latin1',
+      );
       const decoded = /^utf-?8$/i.test(charset.trim()) ? bytes.toString('utf8') : bytes.toString('latin1');
       const name = sanitiseFilename(decoded);
       if (name) return name;

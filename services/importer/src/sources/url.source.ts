@@ -42,11 +42,7 @@ export class UrlSource implements ImportSource {
       const message = `fetching ${shown} failed: the server answered ${response.status}`;
       throw response.status >= 500 || response.status === 429 ? ServiceFailure.unavailable(message) : new ServiceFailure(ErrorCode.INVALID_ARGUMENT, message);
     }
-    const filename =
-      work.spec?.filename ||
-      filenameFromContentDisposition(response.headers['content-disposition']) ||
-      baseName(response.url.pathname) ||
-      fallbackFilename(work);
+    const filename = work.spec?.filename || filenameFromContentDisposition(response.headers['content-disposition']) || baseName(response.url.pathname) || fallbackFilename(work);
     const key = storageKey('jobs', work.jobId, work.taskName, filename);
     try {
       const stored = await this.storage.put(key, response.body);

@@ -97,9 +97,7 @@ export class JobDriver {
       this.logger.warn({ err: error, jobId: after.id, tasks: claimed }, 'dispatch not confirmed; the reconciler publishes it again'),
     );
     if (walked.ended) {
-      await this.finalizer.finalize(after).catch((error: unknown) =>
-        this.logger.warn({ err: error, jobId: after.id }, 'finalisation not complete; the reconciler finishes it'),
-      );
+      await this.finalizer.finalize(after).catch((error: unknown) => this.logger.warn({ err: error, jobId: after.id }, 'finalisation not complete; the reconciler finishes it'));
     } else if (before.status !== after.status) {
       await this.events.append(toJobMessage(after));
     }

@@ -88,9 +88,9 @@ export class OutcomeConsumer implements OnApplicationBootstrap, BeforeApplicatio
     });
     this.logger.error({ jobId: outcome.jobId, task: outcome.taskName, deliveries, reason }, 'outcome dead-lettered');
     // The task cannot move on without it: fail it, saying why, so the job still ends.
-    await this.outcomes.failTask(outcome.jobId, outcome.taskName, `the orchestrator could not record this task's outcome after ${deliveries} tries: ${reason}`).catch(
-      (failError: unknown) => this.logger.error({ err: failError, jobId: outcome.jobId }, 'could not fail the task of a dead-lettered outcome; the reconciler will'),
-    );
+    await this.outcomes
+      .failTask(outcome.jobId, outcome.taskName, `the orchestrator could not record this task's outcome after ${deliveries} tries: ${reason}`)
+      .catch((failError: unknown) => this.logger.error({ err: failError, jobId: outcome.jobId }, 'could not fail the task of a dead-lettered outcome; the reconciler will'));
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -36,7 +36,10 @@ export class OutcomeService {
 
   /** Fails a task whose outcome could not be recorded (a dead letter), if it is still running. */
   async failTask(jobId: string, name: string, error: string): Promise<void> {
-    await this.driver.step(jobId, this.taskChange(name, 'fail', () => ({ error })));
+    await this.driver.step(
+      jobId,
+      this.taskChange(name, 'fail', () => ({ error })),
+    );
   }
 
   private changeFor(outcome: TaskOutcome): JobChange | null {

@@ -129,7 +129,8 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
     const attempt = task.attempt;
     if (attempt >= this.config.maxTaskAttempts) {
       const after = await this.driver.step(job.id, (current, at) => {
-        const failed = current.tasks[task.name] && moveTask(current.tasks[task.name]!, 'abandon', { now: at, attempt, error: `no worker completed the task after ${attempt} attempts` });
+        const failed =
+          current.tasks[task.name] && moveTask(current.tasks[task.name]!, 'abandon', { now: at, attempt, error: `no worker completed the task after ${attempt} attempts` });
         return failed ? { ...current, tasks: { ...current.tasks, [task.name]: failed } } : null;
       });
       if (after?.tasks[task.name]?.status === 'failed') {

@@ -5,7 +5,7 @@ export function usageChargesConfig() {
     usageMetering: envVar(
       'TRANSMUTE_USAGE_METERING',
       flag().default(true),
-      'Charge each convert\'s input size to the account (accounts.usage.charge, answered by the gateway) before it runs; false only where no gateway runs (single-service tests).',
+      "Charge each convert's input size to the account (accounts.usage.charge, answered by the gateway) before it runs; false only where no gateway runs (single-service tests).",
     ),
   };
 }

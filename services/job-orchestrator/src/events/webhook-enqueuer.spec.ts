@@ -5,7 +5,12 @@ const task = (name: string, operation: string, url?: string) => ({ name, operati
 
 describe('webhookTargets', () => {
   it.each([
-    ['export/webhook tasks in the client order, then the job-level URL', ['b', 'a', 'c'], 'https://job.example/hook', ['https://b.example/', 'https://a.example/', 'https://job.example/hook']],
+    [
+      'export/webhook tasks in the client order, then the job-level URL',
+      ['b', 'a', 'c'],
+      'https://job.example/hook',
+      ['https://b.example/', 'https://a.example/', 'https://job.example/hook'],
+    ],
     ['no targets at all', ['c'], '', []],
     ['a URL named twice gets one delivery', ['a', 'b', 'a2'], 'https://a.example/', ['https://a.example/', 'https://b.example/']],
   ])('%s', (_name, order, webhookUrl, expected) => {

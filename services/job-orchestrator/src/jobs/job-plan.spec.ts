@@ -29,7 +29,7 @@ describe('planJob', () => {
     expect(plan.conversions).toEqual([{ task: 'convert-my-file', inputFormat: 'png', outputFormat: 'jpg' }]);
   });
 
-  it('sets a chained convert\'s input_format to its upstream output_format', () => {
+  it("sets a chained convert's input_format to its upstream output_format", () => {
     const plan = planJob(
       request({
         in: { operation: 'import/url', url: 'https://example.com/a.png?x=1' },
@@ -53,17 +53,31 @@ describe('planJob', () => {
     ],
     [
       'rule 3: export wired to an import',
-      { a: { operation: 'import/upload', filename: 'x.png' }, c: { operation: 'convert', input: ['a'], outputFormat: 'jpg' }, e: { operation: 'export/url', input: ['a'], inputIsList: true } },
+      {
+        a: { operation: 'import/upload', filename: 'x.png' },
+        c: { operation: 'convert', input: ['a'], outputFormat: 'jpg' },
+        e: { operation: 'export/url', input: ['a'], inputIsList: true },
+      },
       'export task e is wired directly to import task a',
     ],
     [
       'rule 4: cycle',
-      { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'convert', input: ['c'], outputFormat: 'jpg' }, c: { operation: 'convert', input: ['b'], outputFormat: 'png' }, d: { operation: 'convert', input: ['a'], outputFormat: 'gif' } },
+      {
+        a: { operation: 'import/upload', filename: 'x.png' },
+        b: { operation: 'convert', input: ['c'], outputFormat: 'jpg' },
+        c: { operation: 'convert', input: ['b'], outputFormat: 'png' },
+        d: { operation: 'convert', input: ['a'], outputFormat: 'gif' },
+      },
       'form a cycle',
     ],
     [
       'rule 5: convert input is an export',
-      { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'convert', input: ['a'], outputFormat: 'jpg' }, e: { operation: 'export/url', input: ['b'] }, c: { operation: 'convert', input: ['e'], outputFormat: 'png' } },
+      {
+        a: { operation: 'import/upload', filename: 'x.png' },
+        b: { operation: 'convert', input: ['a'], outputFormat: 'jpg' },
+        e: { operation: 'export/url', input: ['b'] },
+        c: { operation: 'convert', input: ['e'], outputFormat: 'png' },
+      },
       'convert task c: input e is a export/url task',
     ],
     [
@@ -86,14 +100,30 @@ describe('planJob', () => {
 
   it.each<[string, Tasks, string]>([
     ['rule 1', { a: { operation: 'import/ftp' } }, 'rule 1 (operation must be one of the twelve): task a'],
-    ['rule 2', { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'import/upload' }, c: { operation: 'convert', input: ['a'], outputFormat: 'jpg' } }, 'rule 2 (every import must be the input of a convert): import task b'],
+    [
+      'rule 2',
+      { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'import/upload' }, c: { operation: 'convert', input: ['a'], outputFormat: 'jpg' } },
+      'rule 2 (every import must be the input of a convert): import task b',
+    ],
     [
       'rule 3',
-      { a: { operation: 'import/upload', filename: 'x.png' }, c: { operation: 'convert', input: ['a'], outputFormat: 'jpg' }, e: { operation: 'export/url', input: ['a'], inputIsList: true } },
+      {
+        a: { operation: 'import/upload', filename: 'x.png' },
+        c: { operation: 'convert', input: ['a'], outputFormat: 'jpg' },
+        e: { operation: 'export/url', input: ['a'], inputIsList: true },
+      },
       'rule 3 (an export may not be wired to an import): export task e',
     ],
-    ['rule 4', { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'convert', input: ['b'], outputFormat: 'jpg' } }, 'rule 4 (the graph must be acyclic and trace back to an import): task b'],
-    ['rule 5', { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'convert', input: ['a', 'a'], outputFormat: 'jpg' } }, 'rule 5 (a convert takes one import or convert; an export takes convert tasks): convert task b'],
+    [
+      'rule 4',
+      { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'convert', input: ['b'], outputFormat: 'jpg' } },
+      'rule 4 (the graph must be acyclic and trace back to an import): task b',
+    ],
+    [
+      'rule 5',
+      { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'convert', input: ['a', 'a'], outputFormat: 'jpg' } },
+      'rule 5 (a convert takes one import or convert; an export takes convert tasks): convert task b',
+    ],
   ])('names the broken rule: %s', (_name, tasks, message) => {
     expect(() => planJob(request(tasks), 5)).toThrow(message);
   });
@@ -110,13 +140,24 @@ describe('planJob', () => {
 
   it.each([
     ['without output_format', { importId: 'a'.repeat(32), inputFormat: 'png' }, 'import_id needs a top-level output_format'],
-    ['with tasks as well', { importId: 'a'.repeat(32), outputFormat: 'jpg', taskOrder: ['x'], tasks: { x: create(TaskSpecSchema, { operation: 'import/upload' }) } }, 'leave tasks out'],
+    [
+      'with tasks as well',
+      { importId: 'a'.repeat(32), outputFormat: 'jpg', taskOrder: ['x'], tasks: { x: create(TaskSpecSchema, { operation: 'import/upload' }) } },
+      'leave tasks out',
+    ],
   ])('rejects an import_id job %s', (_name, fields, message) => {
     expect(() => planJob(create(CreateJobRequestSchema, fields), 5)).toThrow(message);
   });
 
   it('leaves a convert whose input has no name to be routed once the importer recognises the bytes', () => {
-    const plan = planJob(request({ a: { operation: 'import/upload' }, b: { operation: 'convert', input: ['a'], outputFormat: 'JPG' }, c: { operation: 'convert', input: ['b'], outputFormat: 'webp' } }), 5);
+    const plan = planJob(
+      request({
+        a: { operation: 'import/upload' },
+        b: { operation: 'convert', input: ['a'], outputFormat: 'JPG' },
+        c: { operation: 'convert', input: ['b'], outputFormat: 'webp' },
+      }),
+      5,
+    );
     expect(plan.tasks.find((task) => task.name === 'b')).toMatchObject({ inputFormat: '', outputFormat: 'jpg' });
     // The next link of the chain reads what the first writes, so it is routed at creation as usual.
     expect(plan.conversions).toEqual([{ task: 'c', inputFormat: 'jpg', outputFormat: 'webp' }]);

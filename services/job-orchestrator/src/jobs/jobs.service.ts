@@ -141,9 +141,7 @@ export class JobsService {
     plan.conversions.forEach((conversion, index) => {
       const family = routes[index]?.family;
       if (!family) {
-        throw ServiceFailure.validation(
-          `convert task ${conversion.task}: no conversion from ${conversion.inputFormat} to ${conversion.outputFormat} is available`,
-        );
+        throw ServiceFailure.validation(`convert task ${conversion.task}: no conversion from ${conversion.inputFormat} to ${conversion.outputFormat} is available`);
       }
       families.set(conversion.task, family);
     });

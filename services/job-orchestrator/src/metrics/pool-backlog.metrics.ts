@@ -43,10 +43,7 @@ export class PoolBacklogMetrics implements OnModuleInit {
   private manager?: Promise<JetStreamManager>;
   private readonly waiting = gauge('transmute_family_backlog_tasks', 'Convert tasks waiting for a worker of the family');
   private readonly inFlight = gauge('transmute_family_in_flight_tasks', 'Convert tasks held by a worker of the family');
-  private readonly oldest = gauge(
-    'transmute_family_oldest_waiting_seconds',
-    'Age of the oldest convert task waiting for a worker of the family (0: none waiting)',
-  );
+  private readonly oldest = gauge('transmute_family_oldest_waiting_seconds', 'Age of the oldest convert task waiting for a worker of the family (0: none waiting)');
 
   constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection) {}
 

@@ -12,7 +12,6 @@ export interface DerivedStatus {
   error: string;
 }
 
-
 /**
  * A job's status follows from its tasks, in this order of precedence:
  * a failed import or convert fails the job (a failed export is reported on

@@ -62,11 +62,7 @@ export function walk(job: LiveJob, settings: WalkSettings): Walked {
         }
         next = preparation.refusal
           ? moveTask(task, 'refuse', { ...input, error: preparation.refusal })
-          : moveTask(
-              { ...task, family: preparation.family ?? task.family, inputFormat: preparation.inputFormat ?? task.inputFormat },
-              'dispatch',
-              input,
-            );
+          : moveTask({ ...task, family: preparation.family ?? task.family, inputFormat: preparation.inputFormat ?? task.inputFormat }, 'dispatch', input);
       } else {
         next = moveTask(task, 'dispatch', input);
       }

@@ -99,15 +99,22 @@ describe('the task transition table', () => {
 /** What each job move may lead to. */
 const EXPECTED_JOB_MOVES: Record<JobEvent, [from: JobStatus[], to: JobStatus[]]> = {
   start: [['waiting_upload'], ['queued']],
-  advance: [['queued', 'processing', 'converting'], ['queued', 'processing', 'converting']],
-  end: [['queued', 'processing', 'converting'], ['finished', 'failed']],
-  finalize: [['finished', 'failed'], ['finished', 'failed']],
+  advance: [
+    ['queued', 'processing', 'converting'],
+    ['queued', 'processing', 'converting'],
+  ],
+  end: [
+    ['queued', 'processing', 'converting'],
+    ['finished', 'failed'],
+  ],
+  finalize: [
+    ['finished', 'failed'],
+    ['finished', 'failed'],
+  ],
 };
 
 describe('the job transition table', () => {
-  const cases = (Object.keys(JOB_TRANSITIONS) as JobEvent[]).flatMap((event) =>
-    JOB_STATUSES.flatMap((from) => JOB_STATUSES.map((to) => [event, from, to] as const)),
-  );
+  const cases = (Object.keys(JOB_TRANSITIONS) as JobEvent[]).flatMap((event) => JOB_STATUSES.flatMap((from) => JOB_STATUSES.map((to) => [event, from, to] as const)));
 
   it('lists exactly the events written out here', () => {
     expect(Object.keys(JOB_TRANSITIONS).sort()).toEqual(Object.keys(EXPECTED_JOB_MOVES).sort());

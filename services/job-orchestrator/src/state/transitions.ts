@@ -1,11 +1,4 @@
-import {
-  type JobStatus,
-  RUNNING_JOB_STATUSES,
-  RUNNING_TASK_STATUSES,
-  TERMINAL_JOB_STATUSES,
-  type TaskStatus,
-  WAITING_TASK_STATUSES,
-} from '@transmute/contracts';
+import { type JobStatus, RUNNING_JOB_STATUSES, RUNNING_TASK_STATUSES, TERMINAL_JOB_STATUSES, type TaskStatus, WAITING_TASK_STATUSES } from '@transmute/contracts';
 import type { LiveJob, LiveTask, StoredOutput } from '../store/live-job';
 
 /** What an event may carry into the fields it sets. */
@@ -98,12 +91,7 @@ export const JOB_TRANSITIONS = {
 export type TaskEvent = keyof typeof TASK_TRANSITIONS;
 export type JobEvent = keyof typeof JOB_TRANSITIONS;
 
-function move<S extends string, R extends { status: S; updatedAt: number }>(
-  record: R,
-  transition: Transition<S, R>,
-  input: TransitionInput,
-  to: S | undefined,
-): R | null {
+function move<S extends string, R extends { status: S; updatedAt: number }>(record: R, transition: Transition<S, R>, input: TransitionInput, to: S | undefined): R | null {
   if (!transition.from.includes(record.status)) return null;
   const target = to ?? transition.to[0]!;
   if (!transition.to.includes(target)) return null;

@@ -46,7 +46,12 @@ export class JobStore implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.readiness.register('job-store', () => this.open().then(() => true, () => false));
+    this.readiness.register('job-store', () =>
+      this.open().then(
+        () => true,
+        () => false,
+      ),
+    );
   }
 
   async create(job: LiveJob): Promise<void> {

@@ -87,7 +87,10 @@ export class McpEndpoint implements OnModuleInit {
       if (!caller.principal) throw new ServiceFailure(ErrorCode.INTERNAL, 'the account service answered a caller without a principal');
       const principal = caller.principal;
       if (principal.via === 'oauth' && !SUPPORTED_SCOPES.every((scope) => principal.scopes.includes(scope))) {
-        response.setHeader('WWW-Authenticate', `${bearerChallenge(this.metadataUrl, { code: 'insufficient_scope', description: 'the token lacks a scope' })}, scope="${SUPPORTED_SCOPES.join(' ')}"`);
+        response.setHeader(
+          'WWW-Authenticate',
+          `${bearerChallenge(this.metadataUrl, { code: 'insufficient_scope', description: 'the token lacks a scope' })}, scope="${SUPPORTED_SCOPES.join(' ')}"`,
+        );
         return void response.status(403).json({ status: 'error', message: `the access token lacks scope ${SUPPORTED_SCOPES.join(' ')}` });
       }
       request[CALLER] = { accountId: principal.accountId, via: principal.via === 'oauth' ? 'oauth' : 'api_key', clientId: principal.clientId };
@@ -127,4 +130,3 @@ export class McpEndpoint implements OnModuleInit {
     }
   }
 }
-

@@ -67,6 +67,4 @@ export class PlatformClient {
   private options(who: string): RpcRequestOptions {
     return { timeoutMs: this.config.rpcTimeoutMs, unavailable: `${who} is unavailable; try again shortly` };
   }
-
-
 }

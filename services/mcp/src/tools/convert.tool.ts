@@ -12,9 +12,11 @@ const POLL_INTERVAL_MS = 500;
 const format = (what: string) => z.string().regex(FORMAT_NAME_PATTERN, `${what} is a file extension: 1 to 16 letters or digits, e.g. "pdf"`);
 
 const Input = {
-  url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }).describe('Public http(s) URL of the file to convert. Private, loopback and link-local addresses are refused.'),
+  url: z
+    .url({ protocol: /^https?$/, error: 'url must be an http(s) URL' })
+    .describe('Public http(s) URL of the file to convert. Private, loopback and link-local addresses are refused.'),
   output_format: format('output_format').describe('The format to convert to, e.g. "pdf" (list_formats tells which exist).'),
-  input_format: format('input_format').optional().describe('The input format, when the URL\'s file name does not end with it.'),
+  input_format: format('input_format').optional().describe("The input format, when the URL's file name does not end with it."),
   filename: z.string().min(1).max(255).optional().describe('The name to give the source file (its extension names the input format).'),
   tag: z.string().max(255).optional().describe('A label kept on the job.'),
 };
@@ -30,7 +32,7 @@ export function registerConvert(server: McpServer, platform: PlatformClient, cal
     {
       title: 'Convert a file',
       description:
-        'Converts the file at a public URL to another format with the person\'s Transmute account (uses its quota). Creates a job and waits a ' +
+        "Converts the file at a public URL to another format with the person's Transmute account (uses its quota). Creates a job and waits a " +
         'short while for it, sending progress; answers with the download link when it finished in time, otherwise with the job id to pass to get_job.',
       inputSchema: Input,
       outputSchema: JobSummary.shape,

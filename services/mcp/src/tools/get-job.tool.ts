@@ -12,7 +12,7 @@ export function registerGetJob(server: McpServer, platform: PlatformClient, call
     'get_job',
     {
       title: 'Get a job',
-      description: 'The status of a conversion job of this account, each task\'s status and result, and the download links once it has finished.',
+      description: "The status of a conversion job of this account, each task's status and result, and the download links once it has finished.",
       inputSchema: { job_id: z.string().describe('The job id convert returned (32 lowercase hex characters).') },
       outputSchema: JobSummary.shape,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

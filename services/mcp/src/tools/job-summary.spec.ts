@@ -22,14 +22,23 @@ describe('summariseJob', () => {
     expect(summary.ended_at).toBeNull();
   });
 
-  it('takes every file of a multi-file export, and reports a failed task\'s error', () => {
+  it("takes every file of a multi-file export, and reports a failed task's error", () => {
     const job = create(JobSchema, {
       id: 'b'.repeat(32),
       status: 'failed',
       error: 'import failed',
       tasks: [
         task('import', 'import/url', 'failed', { result: { error: '127.0.0.1 is a loopback address', files: [] } }),
-        task('export', 'export/url', 'finished', { result: { url: 'u1', filename: 'a', files: [{ url: 'u1', filename: 'a' }, { url: 'u2', filename: 'b' }] } }),
+        task('export', 'export/url', 'finished', {
+          result: {
+            url: 'u1',
+            filename: 'a',
+            files: [
+              { url: 'u1', filename: 'a' },
+              { url: 'u2', filename: 'b' },
+            ],
+          },
+        }),
       ],
     });
     const summary = summariseJob(job);

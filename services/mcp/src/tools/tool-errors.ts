@@ -6,7 +6,7 @@ const ADVICE: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.INVALID_ARGUMENT]: 'Fix the arguments and call the tool again.',
   [ErrorCode.VALIDATION_FAILED]: 'Fix the arguments (list_formats tells which conversions exist) and call the tool again.',
   [ErrorCode.NOT_FOUND]: 'Check the id; get_job only knows jobs of this account from the last 24 hours.',
-  [ErrorCode.QUOTA_EXCEEDED]: 'The account\'s quota is used up: tell the person; they can wait for the allowance to renew or change plan on the dashboard. Do not retry now.',
+  [ErrorCode.QUOTA_EXCEEDED]: "The account's quota is used up: tell the person; they can wait for the allowance to renew or change plan on the dashboard. Do not retry now.",
   [ErrorCode.RATE_LIMITED]: 'Too many requests: wait the given time, then retry.',
   [ErrorCode.PAYLOAD_TOO_LARGE]: 'The file is too large for the platform; tell the person.',
   [ErrorCode.UNAVAILABLE]: 'A platform service is temporarily unavailable: retry in a few seconds.',

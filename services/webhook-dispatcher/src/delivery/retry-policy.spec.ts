@@ -21,11 +21,7 @@ describe('nextStep', () => {
   });
 
   it('follows a compressed schedule the same way', () => {
-    expect([1, 2, 3].map((attempt) => nextStep({ statusCode: 500 }, attempt, [0, 100, 200]))).toEqual([
-      { retryInMs: 100 },
-      { retryInMs: 200 },
-      { settle: 'failed' },
-    ]);
+    expect([1, 2, 3].map((attempt) => nextStep({ statusCode: 500 }, attempt, [0, 100, 200]))).toEqual([{ retryInMs: 100 }, { retryInMs: 200 }, { settle: 'failed' }]);
   });
 });
 

@@ -20,13 +20,9 @@ export class SigningSecrets {
 
   /** Throws a retryable UNAVAILABLE when nobody answers, the accounts module's own error otherwise. */
   async current(accountId: string): Promise<string> {
-    const secret = await this.rpc.request(
-      Subjects.accountsSigningSecret,
-      SigningSecretRequestSchema,
-      create(SigningSecretRequestSchema, { accountId }),
-      SigningSecretReplySchema,
-      { timeoutMs: this.config.secretTimeoutMs },
-    );
+    const secret = await this.rpc.request(Subjects.accountsSigningSecret, SigningSecretRequestSchema, create(SigningSecretRequestSchema, { accountId }), SigningSecretReplySchema, {
+      timeoutMs: this.config.secretTimeoutMs,
+    });
     if (secret === '') throw new ServiceFailure(ErrorCode.INTERNAL, `account ${accountId} has an empty signing secret`, true);
     return secret;
   }

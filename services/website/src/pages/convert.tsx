@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, formatBytes, type JobView, type Person, type Usage } from '../api';
+import { api, ApiError, formatBytes, type JobView, parseBody, type Person, type Usage } from '../api';
 import { FormatPicker } from '../components/format-picker';
 import { type ConversionOption, chosenOptions, type OptionValues, OptionsForm } from '../components/options-form';
 import { followJob } from '../job-events';
@@ -163,7 +163,7 @@ export function ConvertPage(props: { person: Person | null }) {
         if (!form) throw new Error('the server sent no upload form');
         const sent = await fetch(form.url, { method: form.method, headers: form.headers, body: row.file, credentials: 'same-origin' });
         if (!sent.ok) {
-          const answer = await sent.json().catch(() => null);
+          const answer = parseBody(await sent.text().catch(() => ''));
           throw new ApiError(sent.status, answer?.message ?? `the upload answered ${sent.status}`);
         }
       }
@@ -234,7 +234,7 @@ export function ConvertPage(props: { person: Person | null }) {
           )}
         </div>
       )}
-      <form onSubmit={convertAll}>
+      <form onSubmit={(event) => void convertAll(event)}>
         <fieldset class="step">
           <legend>1. Choose files</legend>
           <div
@@ -257,15 +257,15 @@ export function ConvertPage(props: { person: Person | null }) {
               type="file"
               multiple
               onChange={(event) => {
-                addFiles((event.currentTarget as HTMLInputElement).files);
-                (event.currentTarget as HTMLInputElement).value = '';
+                addFiles((event.currentTarget).files);
+                (event.currentTarget).value = '';
               }}
             />
           </div>
           <div class="url-row">
             <label for="url-input">Or a file's web address</label>
             <div class="inline">
-              <input id="url-input" type="url" inputMode="url" placeholder="https://example.com/report.docx" value={url} onInput={(event) => setUrl((event.currentTarget as HTMLInputElement).value)} />
+              <input id="url-input" type="url" inputMode="url" placeholder="https://example.com/report.docx" value={url} onInput={(event) => setUrl((event.currentTarget).value)} />
               <button type="button" onClick={addUrl} disabled={!url.trim()}>
                 Add address
               </button>

@@ -40,7 +40,8 @@ function KeysSection() {
     event.preventDefault();
     const formElement = event.currentTarget as HTMLFormElement;
     const form = new FormData(formElement);
-    const ips = String(form.get('ips') ?? '')
+    const ipsField = form.get('ips');
+    const ips = (typeof ipsField === 'string' ? ipsField : '')
       .split(/[\s,]+/)
       .filter(Boolean);
     setProblem('');
@@ -67,7 +68,7 @@ function KeysSection() {
   return (
     <section aria-labelledby="keys-title" class="card">
       <h2 id="keys-title">API keys</h2>
-      <form onSubmit={create} class="key-form">
+      <form onSubmit={(event) => void create(event)} class="key-form">
         <div class="field">
           <label for="key-label">Label</label>
           <input id="key-label" name="label" maxLength={100} placeholder="e.g. build server" />

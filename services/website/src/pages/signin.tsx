@@ -35,7 +35,7 @@ export function SignInPage(props: { onSignedIn: (person: Person) => void; next?:
       <h1 id="signin-title" tabIndex={-1}>
         Sign in
       </h1>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <label for="signin-email">Email</label>
         <input id="signin-email" name="email" type="email" autocomplete="username" required />
         <label for="signin-password">Password</label>

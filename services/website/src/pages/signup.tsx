@@ -34,7 +34,7 @@ export function SignUpPage(props: { onSignedIn: (person: Person) => void }) {
         Sign up
       </h1>
       <p>A free account converts 5 files a day, with 1.00 GB a month and 1.00 GB additional, and gives you API keys.</p>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <label for="signup-email">Email</label>
         <input id="signup-email" name="email" type="email" autocomplete="email" required />
         <label for="signup-password">Password</label>

@@ -10,10 +10,19 @@ function metric<T>(name: string, make: () => T): T {
 
 /** What every supervisor reports on the converter's `/metrics`, labelled by engine. The chart's alerts read these. */
 export const engineMetrics = {
-  queueDepth: metric('transmute_engine_queue_depth', () => new Gauge({ name: 'transmute_engine_queue_depth', help: 'Conversions waiting for an engine process', labelNames: ['engine'] })),
+  queueDepth: metric(
+    'transmute_engine_queue_depth',
+    () => new Gauge({ name: 'transmute_engine_queue_depth', help: 'Conversions waiting for an engine process', labelNames: ['engine'] }),
+  ),
   inFlight: metric('transmute_engine_in_flight', () => new Gauge({ name: 'transmute_engine_in_flight', help: 'Conversions running on an engine process', labelNames: ['engine'] })),
-  processesUp: metric('transmute_engine_processes_up', () => new Gauge({ name: 'transmute_engine_processes_up', help: 'Engine processes running and ready', labelNames: ['engine'] })),
-  healthy: metric('transmute_engine_healthy', () => new Gauge({ name: 'transmute_engine_healthy', help: '1 while the engine is below its failure threshold', labelNames: ['engine'] })),
+  processesUp: metric(
+    'transmute_engine_processes_up',
+    () => new Gauge({ name: 'transmute_engine_processes_up', help: 'Engine processes running and ready', labelNames: ['engine'] }),
+  ),
+  healthy: metric(
+    'transmute_engine_healthy',
+    () => new Gauge({ name: 'transmute_engine_healthy', help: '1 while the engine is below its failure threshold', labelNames: ['engine'] }),
+  ),
   restarts: metric(
     'transmute_engine_restarts_total',
     () => new Counter({ name: 'transmute_engine_restarts_total', help: 'Engine process restarts, by reason', labelNames: ['engine', 'reason'] }),

@@ -181,9 +181,7 @@ export class EngineSupervisor<Job extends object> {
     if (slot) return Promise.resolve(slot);
     if (this.waiters.length >= this.settings.queueLimit) {
       engineMetrics.rejected.inc({ engine: this.settings.engine });
-      return Promise.reject(
-        ServiceFailure.busy(`every ${this.settings.label} process is busy and ${this.waiters.length} conversions are waiting; the task will be retried`),
-      );
+      return Promise.reject(ServiceFailure.busy(`every ${this.settings.label} process is busy and ${this.waiters.length} conversions are waiting; the task will be retried`));
     }
     return new Promise<Slot<Job>>((resolve, reject) => {
       const onAbort = () => {

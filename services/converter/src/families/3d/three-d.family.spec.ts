@@ -3,8 +3,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ThreeDFamily } from './three-d.family';
 
-const CUBE_OBJ = ['v 0 0 0', 'v 1 0 0', 'v 1 1 0', 'v 0 1 0', 'v 0 0 1', 'v 1 0 1', 'v 1 1 1', 'v 0 1 1',
-  'f 1 2 3 4', 'f 5 8 7 6', 'f 1 5 6 2', 'f 2 6 7 3', 'f 3 7 8 4', 'f 5 1 4 8', ''].join('\n');
+const CUBE_OBJ = [
+  'v 0 0 0',
+  'v 1 0 0',
+  'v 1 1 0',
+  'v 0 1 0',
+  'v 0 0 1',
+  'v 1 0 1',
+  'v 1 1 1',
+  'v 0 1 1',
+  'f 1 2 3 4',
+  'f 5 8 7 6',
+  'f 1 5 6 2',
+  'f 2 6 7 3',
+  'f 3 7 8 4',
+  'f 5 1 4 8',
+  '',
+].join('\n');
 
 /** With the real assimp. */
 describe('ThreeDFamily', () => {
@@ -23,7 +38,11 @@ describe('ThreeDFamily', () => {
   const convert = async (outputFormat: string, options: Record<string, unknown> = {}, input = cube, inputFormat = 'obj', progress: number[] = []) => {
     const outputPath = join(dir, `out-${(counter += 1)}.${outputFormat}`);
     await family.convert({
-      inputPath: input, outputPath, inputFormat, outputFormat, options,
+      inputPath: input,
+      outputPath,
+      inputFormat,
+      outputFormat,
+      options,
       signal: new AbortController().signal,
       reportProgress: (percent) => progress.push(percent),
     });
@@ -57,10 +76,14 @@ describe('ThreeDFamily', () => {
     expect(vertices(joined)).toBe(24);
   });
 
-  it('fails a file that is not a model with assimp\'s reason, as a permanent error', async () => {
+  it("fails a file that is not a model with assimp's reason, as a permanent error", async () => {
     const broken = join(dir, 'broken.3ds');
     await writeFile(broken, 'not a model');
-    await expect(convert('obj', {}, broken, '3ds')).rejects.toMatchObject({ name: 'ServiceFailure', retryable: false, message: expect.stringContaining('assimp exited with code') });
+    await expect(convert('obj', {}, broken, '3ds')).rejects.toMatchObject({
+      name: 'ServiceFailure',
+      retryable: false,
+      message: expect.stringContaining('assimp exited with code'),
+    });
   });
 
   it('declares encoding only where a binary variant exists, and leaves out pairs the matrix failed', () => {

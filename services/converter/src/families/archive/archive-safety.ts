@@ -13,12 +13,7 @@ export function checkEntryNames(names: readonly string[], limits: ArchiveLimits)
     throw ServiceFailure.validation(`the archive holds more than ${limits.maxEntries} entries, the limit for one conversion`);
   }
   for (const name of names) {
-    const unsafe =
-      name.startsWith('/') || name.startsWith('\\') || /^[A-Za-z]:/.test(name)
-        ? 'an absolute path'
-        : name.split(/[\\/]/).includes('..')
-          ? 'a ".." path'
-          : undefined;
+    const unsafe = name.startsWith('/') || name.startsWith('\\') || /^[A-Za-z]:/.test(name) ? 'an absolute path' : name.split(/[\\/]/).includes('..') ? 'a ".." path' : undefined;
     if (unsafe) throw ServiceFailure.validation(`the archive is refused: entry "${printable(name)}" has ${unsafe} (path traversal)`);
   }
 }

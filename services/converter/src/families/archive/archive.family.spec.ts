@@ -79,8 +79,16 @@ describe('ArchiveFamily (real bsdtar and 7-Zip)', () => {
   it.each([
     ['a ".." entry', 'import tarfile,io\nt=tarfile.open(P,"w")\ni=tarfile.TarInfo("../evil.txt");d=b"x";i.size=1\nt.addfile(i,io.BytesIO(d));t.close()', 'path traversal'],
     ['an absolute entry', 'import zipfile\nz=zipfile.ZipFile(P,"w")\nz.writestr(zipfile.ZipInfo("/tmp/evil.txt"),"x");z.close()', 'absolute path'],
-    ['a link out of the tree', 'import tarfile\nt=tarfile.open(P,"w")\ni=tarfile.TarInfo("passwd");i.type=tarfile.SYMTYPE;i.linkname="/etc/passwd"\nt.addfile(i);t.close()', 'points outside'],
-    ['a relative link climbing out', 'import tarfile\nt=tarfile.open(P,"w")\ni=tarfile.TarInfo("a/up");i.type=tarfile.SYMTYPE;i.linkname="../../secret"\nt.addfile(i);t.close()', 'points outside'],
+    [
+      'a link out of the tree',
+      'import tarfile\nt=tarfile.open(P,"w")\ni=tarfile.TarInfo("passwd");i.type=tarfile.SYMTYPE;i.linkname="/etc/passwd"\nt.addfile(i);t.close()',
+      'points outside',
+    ],
+    [
+      'a relative link climbing out',
+      'import tarfile\nt=tarfile.open(P,"w")\ni=tarfile.TarInfo("a/up");i.type=tarfile.SYMTYPE;i.linkname="../../secret"\nt.addfile(i);t.close()',
+      'points outside',
+    ],
     ['a device node', 'import tarfile\nt=tarfile.open(P,"w")\ni=tarfile.TarInfo("disk");i.type=tarfile.CHRTYPE;i.devmajor=1;i.devminor=3\nt.addfile(i);t.close()', 'device'],
   ])('refuses an archive with %s, then keeps converting', async (_name, script, reason) => {
     const isZip = script.includes('zipfile');
@@ -113,10 +121,14 @@ describe('ArchiveFamily (real bsdtar and 7-Zip)', () => {
   it('refuses an archive past the total size limit, and one with too many entries', async () => {
     const strict = new ArchiveFamily({ maxExpandedMb: 1, maxRatio: 1000, maxEntries: 5 });
     const big = join(dir, 'big.tar');
-    await python(`import tarfile,io,os\nt=tarfile.open(${JSON.stringify(big)},"w")\ni=tarfile.TarInfo("random.bin");d=os.urandom(3*1024*1024);i.size=len(d)\nt.addfile(i,io.BytesIO(d));t.close()`);
+    await python(
+      `import tarfile,io,os\nt=tarfile.open(${JSON.stringify(big)},"w")\ni=tarfile.TarInfo("random.bin");d=os.urandom(3*1024*1024);i.size=len(d)\nt.addfile(i,io.BytesIO(d));t.close()`,
+    );
     await expect(convert(big, 'tar', 'zip', {}, strict)).rejects.toMatchObject({ message: expect.stringContaining('expands past 1 MiB') });
     const many = join(dir, 'many.tar');
-    await python(`import tarfile,io\nt=tarfile.open(${JSON.stringify(many)},"w")\nfor n in range(10):\n  i=tarfile.TarInfo(f"f{n}.txt");i.size=1;t.addfile(i,io.BytesIO(b"x"))\nt.close()`);
+    await python(
+      `import tarfile,io\nt=tarfile.open(${JSON.stringify(many)},"w")\nfor n in range(10):\n  i=tarfile.TarInfo(f"f{n}.txt");i.size=1;t.addfile(i,io.BytesIO(b"x"))\nt.close()`,
+    );
     await expect(convert(many, 'tar', 'zip', {}, strict)).rejects.toMatchObject({ message: expect.stringContaining('more than 5 entries') });
   });
 

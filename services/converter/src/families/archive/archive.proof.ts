@@ -100,7 +100,10 @@ export function archiveProof(): FamilyProof {
       }
       if (format === 'deb') {
         await mkdir(join(tree, 'DEBIAN'), { recursive: true });
-        await writeFile(join(tree, 'DEBIAN', 'control'), 'Package: transmute-sample\nVersion: 1.0\nArchitecture: all\nMaintainer: Transmute <dev@example.invalid>\nDescription: sample\n');
+        await writeFile(
+          join(tree, 'DEBIAN', 'control'),
+          'Package: transmute-sample\nVersion: 1.0\nArchitecture: all\nMaintainer: Transmute <dev@example.invalid>\nDescription: sample\n',
+        );
         await run('dpkg-deb', ['--root-owner-group', '--build', tree, sample], signal);
         return sample;
       }

@@ -25,10 +25,23 @@ describe('AudioFamily (real ffmpeg)', () => {
     source = join(dir, 'source.wav');
     // 5 s of stereo noise-like content (two tones and pink noise), so bitrates change the size.
     await exec('ffmpeg', [
-      '-nostdin', '-v', 'error', '-y',
-      '-f', 'lavfi', '-i', 'anoisesrc=color=pink:sample_rate=44100:duration=5:amplitude=0.3',
-      '-f', 'lavfi', '-i', 'sine=frequency=660:sample_rate=44100:duration=5',
-      '-filter_complex', '[0][1]amerge=inputs=2', '-c:a', 'pcm_s16le', source,
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'anoisesrc=color=pink:sample_rate=44100:duration=5:amplitude=0.3',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=660:sample_rate=44100:duration=5',
+      '-filter_complex',
+      '[0][1]amerge=inputs=2',
+      '-c:a',
+      'pcm_s16le',
+      source,
     ]);
   }, 60_000);
   afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -79,13 +92,19 @@ describe('AudioFamily (real ffmpeg)', () => {
   it('fails a corrupt input as a permanent error, then keeps converting', async () => {
     const broken = join(dir, 'broken.mp3');
     await writeFile(broken, Buffer.alloc(4096, 0x41));
-    await expect(convertFile(family, { inputPath: broken, outputPath: join(dir, 'never.wav'), inputFormat: 'mp3', outputFormat: 'wav' })).rejects.toMatchObject({ name: 'ServiceFailure', retryable: false });
+    await expect(convertFile(family, { inputPath: broken, outputPath: join(dir, 'never.wav'), inputFormat: 'mp3', outputFormat: 'wav' })).rejects.toMatchObject({
+      name: 'ServiceFailure',
+      retryable: false,
+    });
     expect((await convert('opus')).audio.codec_name).toBe('opus');
   });
 
   it('lists only the sample rates and bitrates the target codec takes', () => {
     const options = (output: string) => family.pairs().find((p) => p.inputFormat === 'wav' && p.outputFormat === output)!.options;
-    const values = (output: string, name: string) => options(output).find((o) => o.name === name)?.values.map((v) => v.value);
+    const values = (output: string, name: string) =>
+      options(output)
+        .find((o) => o.name === name)
+        ?.values.map((v) => v.value);
     expect(values('opus', 'sample_rate')).toEqual(['8000', '16000', '48000']);
     expect(values('ac3', 'sample_rate')).toEqual(['32000', '44100', '48000']);
     expect(values('flac', 'audio_bitrate')).toBeUndefined();

@@ -132,7 +132,11 @@ export function documentSettings(options: Readonly<Record<string, unknown>>): Do
   return {
     pageFrom: integerIn(options['page_from'], 1, MAX_PAGE),
     pageTo: integerIn(options['page_to'], 1, MAX_PAGE),
-    pdfStandard: choiceOr(options['pdf_standard'], PDF_STANDARDS.map(([value]) => value), 'none'),
+    pdfStandard: choiceOr(
+      options['pdf_standard'],
+      PDF_STANDARDS.map(([value]) => value),
+      'none',
+    ),
     page: integerIn(options['page'], 1, MAX_PAGE) ?? 1,
     dpi: integerIn(options['dpi'], 36, 600) ?? 150,
     keepLayout: booleanOr(options['keep_layout'], false),

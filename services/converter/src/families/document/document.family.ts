@@ -56,12 +56,14 @@ export class DocumentFamily implements ConverterFamily {
     await this.pool.start();
     const signal = AbortSignal.timeout(30_000);
     const firstLine = async (command: string, args: string[]) =>
-      (await runEngine({ command, args, timeoutMs: 30_000, signal, memoryLimitMb: 0 }).then((out) => out.stdout + out.stderr).catch(() => '')).split('\n')[0]?.trim();
-    const [office, pandoc, gs] = await Promise.all([
-      firstLine(this.sofficeCommand, ['--version']),
-      firstLine('pandoc', ['--version']),
-      firstLine('gs', ['--version']),
-    ]);
+      (
+        await runEngine({ command, args, timeoutMs: 30_000, signal, memoryLimitMb: 0 })
+          .then((out) => out.stdout + out.stderr)
+          .catch(() => '')
+      )
+        .split('\n')[0]
+        ?.trim();
+    const [office, pandoc, gs] = await Promise.all([firstLine(this.sofficeCommand, ['--version']), firstLine('pandoc', ['--version']), firstLine('gs', ['--version'])]);
     this.engineVersion = `${office?.split(' ').slice(0, 2).join(' ') || 'LibreOffice'} (warm pool) / ${pandoc || 'pandoc'} / Ghostscript ${gs || '?'} / poppler`;
   }
 
@@ -105,7 +107,13 @@ export class DocumentFamily implements ConverterFamily {
       await convertWithPandoc({ ...request, outputPath: odt, outputFormat: 'odt', settings });
       request.reportProgress(50);
       await this.pool.convert(
-        { input: odt, output: request.outputPath, importFilter: OFFICE_INPUTS['odt']!.importFilter, filter: officeFilter, filterData: this.pdfData(request.outputFormat, settings) },
+        {
+          input: odt,
+          output: request.outputPath,
+          importFilter: OFFICE_INPUTS['odt']!.importFilter,
+          filter: officeFilter,
+          filterData: this.pdfData(request.outputFormat, settings),
+        },
         request.signal,
       );
     } finally {
@@ -113,14 +121,7 @@ export class DocumentFamily implements ConverterFamily {
     }
   }
 
-  private async convertInOffice(
-    input: string,
-    output: string,
-    office: OfficeInput,
-    outputFormat: string,
-    settings: DocumentSettings,
-    signal: AbortSignal,
-  ): Promise<void> {
+  private async convertInOffice(input: string, output: string, office: OfficeInput, outputFormat: string, settings: DocumentSettings, signal: AbortSignal): Promise<void> {
     const target = OFFICE_OUTPUTS[office.kind][outputFormat]!;
     const job: OfficeJob = {
       input,

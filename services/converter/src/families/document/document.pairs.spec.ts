@@ -4,11 +4,7 @@ import { DocumentFamily } from './document.family';
 
 /** Manifest shape of the document, ebook and font families (no engine needed). */
 describe('document, ebook and font manifests', () => {
-  const families = [
-    new DocumentFamily({ size: 1, maxConversions: 1, timeoutMs: 1_000, python: '/usr/bin/python3', soffice: 'soffice' }),
-    new EbookFamily(),
-    new FontFamily(),
-  ];
+  const families = [new DocumentFamily({ size: 1, maxConversions: 1, timeoutMs: 1_000, python: '/usr/bin/python3', soffice: 'soffice' }), new EbookFamily(), new FontFamily()];
   const keys = (family: (typeof families)[number]) => family.pairs().map((pair) => `${pair.inputFormat}->${pair.outputFormat}`);
 
   it('lists each pair once, in one family only, never a format to itself', () => {

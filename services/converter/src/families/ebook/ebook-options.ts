@@ -64,11 +64,19 @@ export interface EbookSettings {
 
 export function ebookSettings(options: Readonly<Record<string, unknown>>): EbookSettings {
   return {
-    outputProfile: choiceOr(options['output_profile'], OUTPUT_PROFILES.map(([value]) => value), 'default'),
+    outputProfile: choiceOr(
+      options['output_profile'],
+      OUTPUT_PROFILES.map(([value]) => value),
+      'default',
+    ),
     baseFontSize: integerIn(options['base_font_size'], 6, 48),
     margin: integerIn(options['margin'], 0, 200) ?? 5,
     defaultCover: booleanOr(options['default_cover'], true),
-    paperSize: choiceOr(options['paper_size'], PAPER_SIZES.map(([value]) => value), 'letter'),
+    paperSize: choiceOr(
+      options['paper_size'],
+      PAPER_SIZES.map(([value]) => value),
+      'letter',
+    ),
   };
 }
 

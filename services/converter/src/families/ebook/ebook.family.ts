@@ -30,11 +30,9 @@ export class EbookFamily implements ConverterFamily {
   }
 
   async start(): Promise<void> {
-    const output = await runEngine({ command: 'ebook-convert', args: ['--version'], timeoutMs: 30_000, signal: AbortSignal.timeout(30_000) }).catch(
-      (error: unknown) => {
-        throw ServiceFailure.unavailable(`the ebook family needs calibre's ebook-convert: ${(error as Error).message}`, error);
-      },
-    );
+    const output = await runEngine({ command: 'ebook-convert', args: ['--version'], timeoutMs: 30_000, signal: AbortSignal.timeout(30_000) }).catch((error: unknown) => {
+      throw ServiceFailure.unavailable(`the ebook family needs calibre's ebook-convert: ${(error as Error).message}`, error);
+    });
     this.engineVersion = output.stdout.split('\n')[0]?.trim() || this.engineVersion;
   }
 

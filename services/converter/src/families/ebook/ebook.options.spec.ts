@@ -80,7 +80,10 @@ describe('ebook family options', () => {
   it('paper_size sets the PDF page size', async () => {
     const pageSize = async (options: Record<string, unknown>) => {
       const { stdout } = await runEngine({ command: 'pdfinfo', args: [(await convert('pdf', options)).path], timeoutMs: 30_000, signal: signal() });
-      return /Page size:\s+([\d.]+) x ([\d.]+)/.exec(stdout)!.slice(1, 3).map((value) => Math.round(Number(value)));
+      return /Page size:\s+([\d.]+) x ([\d.]+)/
+        .exec(stdout)!
+        .slice(1, 3)
+        .map((value) => Math.round(Number(value)));
     };
     expect(await pageSize({ paper_size: 'a4' })).toEqual([595, 842]);
     expect(await pageSize({ paper_size: 'letter' })).toEqual([612, 792]);
@@ -90,7 +93,15 @@ describe('ebook family options', () => {
     const damaged = join(dir, 'damaged.epub');
     await writeFile(damaged, 'not a zip at all');
     await expect(
-      family.convert({ inputPath: damaged, outputPath: join(dir, 'x.mobi'), inputFormat: 'epub', outputFormat: 'mobi', options: {}, signal: signal(), reportProgress: () => undefined }),
+      family.convert({
+        inputPath: damaged,
+        outputPath: join(dir, 'x.mobi'),
+        inputFormat: 'epub',
+        outputFormat: 'mobi',
+        options: {},
+        signal: signal(),
+        reportProgress: () => undefined,
+      }),
     ).rejects.toThrow(/ebook-convert/);
     expect((await readFile(epub)).length).toBeGreaterThan(0);
   });

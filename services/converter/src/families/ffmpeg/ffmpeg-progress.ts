@@ -13,7 +13,7 @@ export function progressTracker(expectedSec: number | undefined, report: (percen
       if (line.trim() === 'progress=end' && last < 100) report((last = 100));
       return;
     }
-    const percent = Math.max(0, Math.min(99, Math.floor(Number(match[1]) / 1e6 / expectedSec * 100)));
+    const percent = Math.max(0, Math.min(99, Math.floor((Number(match[1]) / 1e6 / expectedSec) * 100)));
     if (percent > last) report((last = percent));
   };
 }

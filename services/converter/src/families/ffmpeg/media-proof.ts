@@ -41,11 +41,22 @@ export async function writeMediaSample(format: string, profile: OutputProfile, d
   await runEngine({
     command: 'ffmpeg',
     args: [
-      '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
+      '-nostdin',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
       ...video,
-      '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=1',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=44100:duration=1',
       ...(profile.video ? ['-c:v', 'ffv1'] : []),
-      '-c:a', 'flac', '-ac', '2', master,
+      '-c:a',
+      'flac',
+      '-ac',
+      '2',
+      master,
     ],
     timeoutMs: 60_000,
     signal,
@@ -74,8 +85,6 @@ export async function verifyMediaOutput(format: string, profile: OutputProfile, 
   // Raw MJPEG is read by the jpeg_pipe or the mjpeg demuxer, depending on the probe.
   if (!found.includes(demuxer) && !found.includes(profile.muxer)) throw new Error(`${format}: ffprobe reads it as ${found.join(',') || 'nothing'}, not ${demuxer}`);
   const kind = profile.video ? 'video' : 'audio';
-  const packets = (probe.streams ?? [])
-    .filter((stream) => stream.codec_type === kind)
-    .reduce((sum, stream) => sum + Number(stream.nb_read_packets ?? 0), 0);
+  const packets = (probe.streams ?? []).filter((stream) => stream.codec_type === kind).reduce((sum, stream) => sum + Number(stream.nb_read_packets ?? 0), 0);
   if (!(packets > 0)) throw new Error(`${format}: no ${kind} packets in the file`);
 }

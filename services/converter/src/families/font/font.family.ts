@@ -41,8 +41,7 @@ export class FontFamily implements ConverterFamily {
       // Engines pick the format by extension: give them honest names in a private folder.
       const input = join(scratch, `input.${inputFormat}`);
       await copyFile(request.inputPath, input);
-      const run = (command: string, args: string[]) =>
-        runEngine({ command, args, cwd: scratch, env: { HOME: scratch }, timeoutMs: TIMEOUT_MS, signal });
+      const run = (command: string, args: string[]) => runEngine({ command, args, cwd: scratch, env: { HOME: scratch }, timeoutMs: TIMEOUT_MS, signal });
       if (inputFormat === 'ttf' && outputFormat === 'woff2') {
         await run('woff2_compress', [input]);
         await rename(join(scratch, 'input.woff2'), request.outputPath);

@@ -134,7 +134,10 @@ describe('ImageFamily', () => {
 
     it('strip: EXIF is dropped by default and kept when strip is false', async () => {
       const tagged = join(dir, 'tagged.jpg');
-      await sharp(source).jpeg().withExif({ IFD0: { Copyright: 'Transmute test' } }).toFile(tagged);
+      await sharp(source)
+        .jpeg()
+        .withExif({ IFD0: { Copyright: 'Transmute test' } })
+        .toFile(tagged);
       expect((await meta((await convert('webp', {}, tagged, 'jpg')).path)).exif).toBeUndefined();
       const kept = await meta((await convert('webp', { strip: false }, tagged, 'jpg')).path);
       expect(kept.exif?.toString('latin1')).toContain('Transmute test');
@@ -194,7 +197,11 @@ describe('ImageFamily', () => {
       expect(optionsOf('png', 'jpg')?.map((option) => option.name)).toEqual(['quality', 'width', 'height', 'fit', 'background', 'colorspace', 'strip']);
       expect(optionsOf('pcx', 'png')?.map((option) => option.name)).toEqual(['width', 'height', 'fit', 'background', 'colorspace']);
       expect(optionsOf('png', 'svg')?.map((option) => option.name)).toContain('threshold');
-      expect(optionsOf('png', 'bmp')?.find((option) => option.name === 'colorspace')?.values.map((value) => value.value)).toEqual(['srgb', 'grayscale']);
+      expect(
+        optionsOf('png', 'bmp')
+          ?.find((option) => option.name === 'colorspace')
+          ?.values.map((value) => value.value),
+      ).toEqual(['srgb', 'grayscale']);
     });
 
     it('declares quality as applying only when lossless is off, where lossless exists', () => {

@@ -250,6 +250,8 @@ function sharpOutput(pipeline: Sharp, format: Extract<ImageEncoder, { engine: 's
 }
 
 async function pngPixels(path: string): Promise<number> {
-  const { width = 0, height = 0 } = await sharp(path).metadata().catch(() => ({ width: 0, height: 0 }));
+  const { width = 0, height = 0 } = await sharp(path)
+    .metadata()
+    .catch(() => ({ width: 0, height: 0 }));
   return width * height;
 }

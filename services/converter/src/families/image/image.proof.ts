@@ -118,7 +118,10 @@ export function imageProof(): FamilyProof {
         case 'sharp':
           if (format === 'svg') await writeFile(sample, PICTURE_SVG);
           else if (format === 'v' || format === 'vips') await run('vips', ['copy', base, sample], signal);
-          else await sharp(base).toFormat(SHARP_FORMAT[format] === 'heif' ? 'avif' : (SHARP_FORMAT[format] as keyof sharp.FormatEnum)).toFile(sample);
+          else
+            await sharp(base)
+              .toFormat(SHARP_FORMAT[format] === 'heif' ? 'avif' : (SHARP_FORMAT[format] as keyof sharp.FormatEnum))
+              .toFile(sample);
           break;
         case 'magick':
           if (decoder.coder === 'DCM') {

@@ -28,10 +28,23 @@ describe('VideoFamily (real ffmpeg)', () => {
     source = join(dir, 'source.mkv');
     // 4 s of a moving test pattern with a tone: enough detail for quality settings to change the size.
     await exec('ffmpeg', [
-      '-nostdin', '-v', 'error', '-y',
-      '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25:duration=4',
-      '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=4',
-      '-c:v', 'ffv1', '-c:a', 'flac', source,
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=320x240:rate=25:duration=4',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=44100:duration=4',
+      '-c:v',
+      'ffv1',
+      '-c:a',
+      'flac',
+      source,
     ]);
   }, 60_000);
   afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -98,7 +111,17 @@ describe('VideoFamily (real ffmpeg)', () => {
   });
 
   it('honours sample_rate and channels of the sound track', async () => {
-    const { stdout } = await exec('ffprobe', ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=sample_rate,channels', '-of', 'csv=p=0', (await convert('mkv', { sample_rate: 22050, channels: 1 })).path]);
+    const { stdout } = await exec('ffprobe', [
+      '-v',
+      'error',
+      '-select_streams',
+      'a:0',
+      '-show_entries',
+      'stream=sample_rate,channels',
+      '-of',
+      'csv=p=0',
+      (await convert('mkv', { sample_rate: 22050, channels: 1 })).path,
+    ]);
     expect(stdout.trim()).toBe('22050,1');
   });
 
@@ -110,13 +133,20 @@ describe('VideoFamily (real ffmpeg)', () => {
   it('fails a corrupt input as a permanent error, then keeps converting', async () => {
     const broken = join(dir, 'broken.mp4');
     await writeFile(broken, 'this is not a video at all');
-    await expect(convertFile(family, { inputPath: broken, outputPath: join(dir, 'never.mkv'), inputFormat: 'mp4', outputFormat: 'mkv' })).rejects.toMatchObject({ name: 'ServiceFailure', retryable: false, message: expect.stringContaining('not a readable mp4 file') });
+    await expect(convertFile(family, { inputPath: broken, outputPath: join(dir, 'never.mkv'), inputFormat: 'mp4', outputFormat: 'mkv' })).rejects.toMatchObject({
+      name: 'ServiceFailure',
+      retryable: false,
+      message: expect.stringContaining('not a readable mp4 file'),
+    });
     expect(videoStream((await convert('mkv')).probe).codec_name).toBe('h264');
   });
 
   it('declares codec values narrowed by the output format, and applies_when on exclusive settings', () => {
     const options = (input: string, output: string) => family.pairs().find((p) => p.inputFormat === input && p.outputFormat === output)!.options;
-    const values = (input: string, output: string, name: string) => options(input, output).find((o) => o.name === name)?.values.map((v) => v.value);
+    const values = (input: string, output: string, name: string) =>
+      options(input, output)
+        .find((o) => o.name === name)
+        ?.values.map((v) => v.value);
     expect(values('avi', 'webm', 'video_codec')).toEqual(['vp9', 'vp8', 'av1']);
     expect(values('avi', 'webm', 'audio_codec')).toEqual(['opus', 'vorbis']);
     expect(values('webm', 'mp4', 'video_codec')).toEqual(['h264', 'hevc', 'av1', 'vp9', 'mpeg4']);

@@ -78,9 +78,7 @@ describe('OfficePool', () => {
       // A document big enough to outlive the limit: LibreOffice lays out every page of a long text.
       const { body: _slow, ...slow } = textJob('slow', '');
       await writeFile(slow.input, 'a long line of text that wraps and wraps\n'.repeat(400_000));
-      await expect(pool.convert({ ...slow, output: join(dir, 'slow.pdf'), filter: 'writer_pdf_Export' }, signal())).rejects.toThrow(
-        /did not finish within 2 s/,
-      );
+      await expect(pool.convert({ ...slow, output: join(dir, 'slow.pdf'), filter: 'writer_pdf_Export' }, signal())).rejects.toThrow(/did not finish within 2 s/);
       expect(pool.isReady).toBe(true);
       const { body, ...job } = textJob('after', 'after');
       await writeFile(job.input, body);
@@ -128,9 +126,9 @@ describe('OfficePool', () => {
     try {
       const damaged = join(dir, 'damaged.docx');
       await writeFile(damaged, Buffer.from('PK\u0003\u0004 this is not really a zip package at all'));
-      await expect(
-        pool.convert({ input: damaged, output: join(dir, 'damaged.pdf'), importFilter: 'MS Word 2007 XML', filter: 'writer_pdf_Export' }, signal()),
-      ).rejects.toThrow(/damaged or not in the format/);
+      await expect(pool.convert({ input: damaged, output: join(dir, 'damaged.pdf'), importFilter: 'MS Word 2007 XML', filter: 'writer_pdf_Export' }, signal())).rejects.toThrow(
+        /damaged or not in the format/,
+      );
       expect(pool.isReady).toBe(true);
       const { body, ...job } = textJob('next', 'next');
       await writeFile(job.input, body);

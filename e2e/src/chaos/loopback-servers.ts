@@ -92,7 +92,8 @@ export class WebhookReceiver {
     request.on('end', () => {
       let jobId = '';
       try {
-        jobId = String((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: unknown }).id ?? '');
+        const id = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: unknown }).id;
+        jobId = typeof id === 'string' ? id : '';
       } catch {
         // Recorded without a job id; the delivery id still counts.
       }

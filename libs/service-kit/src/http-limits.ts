@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { type RequestListener, createServer } from 'node:http';
 import { ExpressAdapter } from '@nestjs/platform-express';
 
 /** How long a client may take, per connection; read from the base config of every service. */
@@ -34,7 +34,7 @@ export class LimitedExpressAdapter extends ExpressAdapter {
         requestTimeout: requestTimeoutMs,
         connectionsCheckingInterval: DEADLINE_CHECK_MS,
       },
-      this.getInstance(),
+      this.getInstance<RequestListener>(),
     );
     // Without a 'timeout' listener, Node destroys a socket idle for this long.
     server.setTimeout(idleTimeoutMs);

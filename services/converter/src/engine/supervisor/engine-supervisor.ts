@@ -142,7 +142,7 @@ export class EngineSupervisor<Job extends object> {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    live.delete(this as unknown as EngineSupervisor<object>);
+    live.delete(this);
     clearTimeout(this.idleTimer);
     clearTimeout(this.retryTimer);
     for (const waiter of this.waiters.splice(0)) waiter.reject(ServiceFailure.unavailable(`the ${this.settings.label} engine is stopping`));
@@ -161,7 +161,7 @@ export class EngineSupervisor<Job extends object> {
       };
       return slot;
     });
-    live.add(this as unknown as EngineSupervisor<object>);
+    live.add(this);
     await Promise.all(
       this.slots.map((slot) =>
         slot.process.start().catch((error: unknown) => {
@@ -292,7 +292,7 @@ export class EngineSupervisor<Job extends object> {
           clearTimeout(timer);
           if (timedOut) return;
           if (!slot.process.isAlive) slot.needs ??= signal.aborted ? 'cancelled' : 'crash';
-          reject(error as Error);
+          reject(error instanceof Error ? error : new Error(String(error)));
         },
       );
     });

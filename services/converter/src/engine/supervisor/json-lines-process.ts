@@ -171,7 +171,7 @@ export class JsonLinesProcess<Job extends object> implements EngineProcess<Job> 
 function parseReply(line: string): Reply | undefined {
   try {
     const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null ? (value as Reply) : undefined;
+    return typeof value === 'object' && value !== null ? value : undefined;
   } catch {
     return undefined;
   }

@@ -34,7 +34,6 @@ export class LimitedExpressAdapter extends ExpressAdapter {
         requestTimeout: requestTimeoutMs,
         connectionsCheckingInterval: DEADLINE_CHECK_MS,
       },
-      // Express's app is a request listener; Nest types it loosely.
       this.getInstance<RequestListener>(),
     );
     // Without a 'timeout' listener, Node destroys a socket idle for this long.

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { KV, NatsConnection } from 'nats';
-import type { FamilyManifest } from '@transmute/contracts';
+import { type FamilyManifest, ServiceFailure } from '@transmute/contracts';
 import { NATS_CONNECTION, decodeManifest, openManifestBucket } from '@transmute/messaging';
 import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
 import type { CatalogueConfig } from './config';
@@ -19,7 +19,8 @@ export class ManifestStore implements OnApplicationBootstrap, OnApplicationShutd
   private bucket?: KV;
   private timer?: NodeJS.Timeout;
   private stopWatch?: () => void;
-  index = new CatalogueIndex([]);
+  private current = new CatalogueIndex([]);
+  private loaded = false;
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
@@ -31,6 +32,7 @@ export class ManifestStore implements OnApplicationBootstrap, OnApplicationShutd
     this.bucket = await openManifestBucket(this.connection.jetstream());
     this.readiness.register('manifests', async () => this.bucket !== undefined);
     await this.rebuild();
+    this.loaded = true;
     const watch = await this.bucket.watch({ ignoreDeletes: false });
     this.stopWatch = () => watch.stop();
     void (async () => {
@@ -40,6 +42,17 @@ export class ManifestStore implements OnApplicationBootstrap, OnApplicationShutd
       }
     })();
     this.timer = setInterval(() => void this.dropExpired().catch((error: unknown) => this.logger.warn({ err: error }, 'expiry check failed')), EXPIRY_CHECK_MS);
+  }
+
+  /**
+   * The catalogue as the running families describe it. Asked before the
+   * first read of the bucket (the RPC server can answer that early) it is
+   * unavailable, not empty: an empty answer would refuse every pair as if
+   * no family converted it.
+   */
+  get index(): CatalogueIndex {
+    if (!this.loaded) throw ServiceFailure.unavailable('the format catalogue is still loading; try again shortly');
+    return this.current;
   }
 
   onApplicationShutdown(): void {
@@ -91,7 +104,7 @@ export class ManifestStore implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private reindex(): void {
-    this.index = new CatalogueIndex(
+    this.current = new CatalogueIndex(
       [...this.manifests.values()].map((entry) => entry.manifest),
       this.config.familyPriority,
     );

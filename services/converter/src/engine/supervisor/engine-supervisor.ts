@@ -195,7 +195,7 @@ export class EngineSupervisor<Job extends object> {
         },
         reject: (error) => {
           signal.removeEventListener('abort', onAbort);
-          reject(error instanceof Error ? error : new Error(String(error)));
+          reject(error);
         },
       };
       if (signal.aborted) return onAbort();

@@ -18,6 +18,7 @@
 import { parseArgs } from 'node:util';
 import { formatReport, chaosPassed } from './chaos-report';
 import { type ChaosOptions, runChaos } from './chaos-run';
+import { runScript } from './run-script';
 
 function positive(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -67,18 +68,4 @@ async function main(): Promise<number> {
   return chaosPassed(report) ? 0 : 1;
 }
 
-if (require.main === module) {
-  // Ctrl-C or a kill: exit through 'exit', where devstack SIGKILLs every process it started (nothing is left behind).
-  for (const [signal, code] of [
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-  ] as const)
-    process.once(signal, () => process.exit(code));
-  main().then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exit(2);
-    },
-  );
-}
+if (require.main === module) runScript(main);

@@ -19,6 +19,7 @@ import { type JobContext, type JobOutcome, planJob, runJob } from './chaos-jobs'
 import { CHAOS_ENV, CHAOS_FAMILIES } from './chaos-run';
 import { chaosSamples } from './chaos-samples';
 import { SourceServer, WebhookReceiver } from './loopback-servers';
+import { runScript } from './run-script';
 import { type GrowthBound, type ProcessUsage, formatVerdicts, judgeGrowth, processUsage } from './process-usage';
 
 interface SoakOptions {
@@ -127,17 +128,4 @@ async function main(): Promise<number> {
   }
 }
 
-// Ctrl-C or a kill: exit through 'exit', where devstack SIGKILLs every process it started (nothing is left behind).
-for (const [signal, code] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-] as const)
-  process.once(signal, () => process.exit(code));
-
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(2);
-  },
-);
+runScript(main);

@@ -1,5 +1,5 @@
 /**
- * The public API's shapes, as /work/shared/spec/interface-spec.md names them.
+ * The public API's shapes, as ../shared/spec/interface-spec.md (beside the repository) names them.
  * Written from the spec, not imported from the gateway: the suite checks the
  * contract, so it must not share the implementation's idea of it.
  */

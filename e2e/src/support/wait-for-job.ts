@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TransmuteClient } from './api-client';
+import { type TransmuteClient, UnexpectedReply } from './api-client';
 import { type Job, TERMINAL_JOB_STATUSES } from './api-types';
 
 export interface WaitForJobOptions {
@@ -41,7 +41,14 @@ export async function waitForJob(client: TransmuteClient, jobId: string, predica
   const seen: string[] = [];
   let last: Job | undefined;
   for (;;) {
-    last = await client.getJob(jobId);
+    const polled = await pollOnce(client, jobId);
+    if (typeof polled === 'number') {
+      // A shed read is the platform asking to come back later; a polling client backs off as told.
+      if (Date.now() + polled >= deadline) throw new JobWaitFailed(`job ${jobId}: still shed (503) when ${timeoutMs} ms ran out`, last, seen);
+      await sleep(polled);
+      continue;
+    }
+    last = polled;
     const state = jobState(last);
     if (seen[seen.length - 1] !== state) seen.push(state);
     if (predicate(last)) return last;
@@ -50,6 +57,17 @@ export async function waitForJob(client: TransmuteClient, jobId: string, predica
     }
     if (Date.now() >= deadline) throw new JobWaitFailed(`job ${jobId}: ${waitingFor} not reached within ${timeoutMs} ms`, last, seen);
     await sleep(Math.min(intervalMs, Math.max(0, deadline - Date.now())));
+  }
+}
+
+/** The job, or the milliseconds a 503 with Retry-After asks to wait. */
+async function pollOnce(client: TransmuteClient, jobId: string): Promise<Job | number> {
+  try {
+    return await client.getJob(jobId);
+  } catch (error) {
+    const retryAfter = error instanceof UnexpectedReply && error.reply.status === 503 ? Number(error.reply.headers.get('retry-after') ?? NaN) : NaN;
+    if (Number.isFinite(retryAfter) && retryAfter >= 0) return retryAfter * 1_000;
+    throw error;
   }
 }
 

@@ -4,15 +4,13 @@ import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { KV, NatsConnection } from 'nats';
 import { type ImportRecord, ImportRecordSchema, ServiceFailure } from '@transmute/contracts';
-import { NATS_CONNECTION } from '@transmute/messaging';
+import { NATS_CONNECTION, isCasConflict } from '@transmute/messaging';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { storageKey } from '@transmute/storage';
 import type { GatewayConfig } from '../config';
 
 /** The NATS KV bucket that holds imports; entries live as long as stored files do. */
 export const IMPORTS_BUCKET = 'imports';
-/** JetStream's "wrong last sequence": another request changed the entry first. */
-const WRONG_LAST_SEQUENCE = 10071;
 
 export type TokenCheck = 'accepted' | 'used' | 'wrong';
 
@@ -103,10 +101,6 @@ export class ImportsStore {
     }
     return this.bucket;
   }
-}
-
-function isCasConflict(error: unknown): boolean {
-  return (error as { api_error?: { err_code?: number } } | null)?.api_error?.err_code === WRONG_LAST_SEQUENCE;
 }
 
 function unavailable(error: unknown): never {

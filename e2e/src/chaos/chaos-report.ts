@@ -44,7 +44,7 @@ export interface ChaosReport {
 
 /** Nothing accepted was lost, nothing was produced or delivered twice, and every fault was injected. */
 export function chaosPassed(report: ChaosReport): boolean {
-  return report.lost === 0 && report.duplicateOutputs === 0 && report.duplicateWebhooks === 0 && report.faults.every((fault) => !fault.error);
+  return report.lost === 0 && report.duplicateOutputs === 0 && report.duplicateWebhooks === 0 && report.missingWebhooks === 0 && report.faults.every((fault) => !fault.error);
 }
 
 /** A failure message with its ids and numbers blanked, so the same reason on many jobs is counted once. */
@@ -127,6 +127,6 @@ export function formatReport(report: ChaosReport): string {
         `    ${fault.fault.padEnd(22)} down ${seconds(fault.downMs).padStart(7)}   held up ${seconds(fault.heldUpMs).padStart(7)}${fault.error ? `   ERROR ${fault.error}` : ''}`,
     ),
   ];
-  lines.push(chaosPassed(report) ? 'PASS: nothing lost, nothing duplicated' : `FAIL: see the logs in ${report.logDir}`);
+  lines.push(chaosPassed(report) ? 'PASS: nothing lost, nothing duplicated, every webhook delivered' : `FAIL: see the logs in ${report.logDir}`);
   return lines.join('\n');
 }

@@ -38,6 +38,14 @@ export const CHAOS_ENV: Record<string, string> = {
 };
 
 /**
+ * How long the last webhooks may take after the last job ended: the
+ * dispatcher's ack wait (the attempt timeout, 10 s by default, + 20 s), after
+ * which a delivery whose ack or nak died with NATS comes back, then the
+ * compressed schedule's longest step (10 s), and some slack.
+ */
+const WEBHOOK_SETTLE_MS = 45_000;
+
+/**
  * `pnpm chaos`: starts its own platform (four converter families), runs
  * `jobs` mixed jobs `concurrency` at a time while it kills and restarts each
  * fault in turn, waits for every accepted job to end, and reports what was
@@ -126,10 +134,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const open = outcomes.filter((outcome) => outcome.jobId && !outcome.status);
     log(`draining ${open.length} accepted jobs that have not ended yet`);
     await Promise.all(open.map((outcome) => pollUntilEnded(outcome, context, drainDeadline)));
-    // Webhooks of the last jobs are still on their way.
-    const webhookDeadline = Date.now() + 15_000;
-    const waitingHooks = () => webhookFindings(outcomes, receiver).missing > 0;
-    while (waitingHooks() && Date.now() < webhookDeadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    // Webhooks of the last jobs are still on their way; one held by a dispatcher when NATS went away comes back after the ack wait.
+    const waitedFrom = Date.now();
+    const missingHooks = () => webhookFindings(outcomes, receiver).missing;
+    if (missingHooks() > 0) log(`waiting up to ${WEBHOOK_SETTLE_MS / 1000} s for ${missingHooks()} webhook(s) still on their way`);
+    while (missingHooks() > 0 && Date.now() - waitedFrom < WEBHOOK_SETTLE_MS) await new Promise((resolve) => setTimeout(resolve, 250));
+    log(`webhooks: ${missingHooks()} still missing after ${((Date.now() - waitedFrom) / 1000).toFixed(1)} s`);
 
     const jobIds = outcomes.flatMap((outcome) => (outcome.jobId ? [outcome.jobId] : []));
     const stored = await storedOutputs(join(local.rootDir, 'data', 'storage'), jobIds);

@@ -55,7 +55,7 @@ function run(command: string, args: string[]): { status: number; output: string 
   return { status: result.status ?? 1, output: `${result.stdout}${result.stderr}` };
 }
 
-type Manifest = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> }; [key: string]: any };
+type Manifest = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> }; [key: string]: any };
 
 interface EnvEntry {
   name: string;
@@ -219,7 +219,7 @@ describe('charts/transmute', () => {
   describe('helm test', () => {
     const testPod = () => {
       const docs = renderDocs([]);
-      const pod = docs.find((d) => d.kind === 'Pod' && d.metadata['annotations']?.['helm.sh/hook'] === 'test');
+      const pod = docs.find((d) => d.kind === 'Pod' && d.metadata.annotations?.['helm.sh/hook'] === 'test');
       if (!pod) throw new Error('no Pod with the helm.sh/hook: test annotation');
       return { docs, pod };
     };

@@ -185,7 +185,9 @@ test('a change the event log never received still reaches an open stream, from t
   const nats = await connect({ servers: platform.env['TRANSMUTE_NATS_URL'] });
   try {
     const jsm = await nats.jetstreamManager();
-    await jsm.streams.update(JOB_EVENTS_STREAM.name, { ...(await jsm.streams.info(JOB_EVENTS_STREAM.name)).config, sealed: true });
+    // nats.js leaves `sealed` out of its update type; the server takes it (and never lets go).
+    const sealed = { ...(await jsm.streams.info(JOB_EVENTS_STREAM.name)).config, sealed: true };
+    await jsm.streams.update(JOB_EVENTS_STREAM.name, sealed);
   } finally {
     await nats.close();
   }

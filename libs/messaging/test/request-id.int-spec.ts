@@ -6,7 +6,7 @@ import { Logger as PinoLogger } from 'nestjs-pino';
 import type { NatsConnection } from 'nats';
 import { ServiceFailure, type SigningSecretRequest, SigningSecretReplySchema, SigningSecretRequestSchema, type WorkStreamDefinition } from '@transmute/contracts';
 import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
-import { ServiceKitModule, currentRequestId, runWithRequestId } from '@transmute/service-kit';
+import { ServiceKitModule, baseConfig, currentRequestId, loadConfig, runWithRequestId } from '@transmute/service-kit';
 import { JetStreamSetup } from '../src/jetstream-setup';
 import { NATS_CONNECTION, NatsModule } from '../src/nats.module';
 import { PullWorker } from '../src/pull-worker';
@@ -66,7 +66,12 @@ let rpc: RpcClient;
 
 beforeAll(async () => {
   infra = await createInfraProvider().start();
-  const config = { natsUrl: infra.natsUrl, httpHost: '127.0.0.1', httpPort: 0, logLevel: 'debug' as const, shutdownGraceMs: 1_000 };
+  const config = loadConfig(baseConfig(0), {
+    TRANSMUTE_NATS_URL: infra.natsUrl,
+    TRANSMUTE_HTTP_PORT: '0',
+    TRANSMUTE_LOG_LEVEL: 'debug',
+    TRANSMUTE_SHUTDOWN_GRACE_MS: '1000',
+  });
   @Module({
     imports: [
       ServiceKitModule.forRoot({ serviceName: 'it-rid', config, logDestination: sink }),

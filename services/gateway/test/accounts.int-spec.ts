@@ -160,7 +160,7 @@ describe('accounts, keys, rate limits and usage (real NATS + FerretDB, admin CLI
       remaining.push(response.headers.get('x-ratelimit-remaining'));
     }
     const limited = await keyed(key.key);
-    const body = await limited.json();
+    const body = (await limited.json()) as { retry_after: number };
     expect(statuses).toEqual([404, 404, 404]);
     expect(remaining).toEqual(['2', '1', '0']);
     expect(limited.status).toBe(429);

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { type MessageInitShape, create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { AckPolicy, type JetStreamClient, type NatsConnection, connect } from 'nats';
-import { FamilyManifestSchema, Streams, Subjects, type TaskOutcome, TaskOutcomeSchema, type TaskWork, TaskWorkSchema } from '@transmute/contracts';
+import { FamilyManifestSchema, Streams, Subjects, TaskOutcomeSchema, type TaskWork, TaskWorkSchema } from '@transmute/contracts';
 import { createInfraProvider, freePort, repoRoot, type RunningInfra } from '@transmute/devstack';
 import { encodeManifest, openManifestBucket } from '@transmute/messaging';
 import { loadConfig } from '@transmute/service-kit';
@@ -92,7 +92,7 @@ export class OrchestratorHarness {
     return fromBinary(TaskWorkSchema, message.data);
   }
 
-  async report(outcome: Omit<TaskOutcome, '$typeName'>): Promise<void> {
+  async report(outcome: MessageInitShape<typeof TaskOutcomeSchema>): Promise<void> {
     // No msgID: this simulates redeliveries that JetStream de-duplication would not catch.
     await this.js.publish(Subjects.tasksOutcomes, toBinary(TaskOutcomeSchema, create(TaskOutcomeSchema, outcome)));
   }

@@ -1,8 +1,8 @@
-import { create } from '@bufbuild/protobuf';
-import { JobSchema, TaskSchema } from '@transmute/contracts';
+import { type MessageInitShape, create } from '@bufbuild/protobuf';
+import { JobSchema, TaskResultSchema, TaskSchema } from '@transmute/contracts';
 import { jobProgress, summariseJob } from './job-summary';
 
-const task = (name: string, operation: string, status: string, extra: Partial<Parameters<typeof create<typeof TaskSchema>>[1]> = {}) =>
+const task = (name: string, operation: string, status: string, extra: { result?: MessageInitShape<typeof TaskResultSchema>; progress?: number } = {}) =>
   create(TaskSchema, { name, operation, status, ...extra });
 
 describe('summariseJob', () => {

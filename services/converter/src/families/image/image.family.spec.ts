@@ -17,7 +17,7 @@ describe('ImageFamily', () => {
     source = join(dir, 'source.png');
     // Half-transparent magenta with a noisy opaque square: detail for quality, alpha for background.
     await sharp({ create: { width: 320, height: 200, channels: 4, background: { r: 200, g: 40, b: 90, alpha: 0.5 } } })
-      .composite([{ input: { create: { width: 100, height: 100, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }, left: 20, top: 20 }])
+      .composite([{ input: { create: { width: 100, height: 100, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }, left: 20, top: 20 }])
       .png()
       .toFile(source);
   });

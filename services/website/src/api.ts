@@ -105,6 +105,11 @@ export function formatBytes(bytes: number): string {
   return formatGb(bytes);
 }
 
+/** A moment in the reader's own locale and time zone; 'never' for none. */
+export function formatWhen(iso: string | null): string {
+  return iso ? new Date(iso).toLocaleString() : 'never';
+}
+
 /** What any answer of ours may carry besides its payload: the Error shape and a fresh CSRF token. */
 export interface AnswerFields {
   message?: string;

@@ -7,3 +7,4 @@ export * from './connector-config';
 export * from './byte-ceiling';
 export * from './task-credentials';
 export * from './guarded-agents.provider';
+export * from './operation-table';

@@ -1,8 +1,8 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { create } from '@bufbuild/protobuf';
-import { Consumers, ServiceFailure, credentialKey, Streams, Subjects, type TaskSucceeded, TaskSucceededSchema, type TaskWork } from '@transmute/contracts';
+import { Consumers, credentialKey, Streams, Subjects, type TaskSucceeded, TaskSucceededSchema, type TaskWork } from '@transmute/contracts';
 import { type TaskContext, type TaskWorkRunner, TaskWorkers } from '@transmute/messaging';
-import { withOpenedCredentials } from '@transmute/connectors';
+import { OperationTable, withOpenedCredentials } from '@transmute/connectors';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { ExporterConfig } from './config';
 import { EXPORT_DESTINATIONS, type ExportDestination } from './destinations/destination';
@@ -10,7 +10,7 @@ import { EXPORT_DESTINATIONS, type ExportDestination } from './destinations/dest
 /** Consumes `tasks.export` and hands each task to the destination of its operation. */
 @Injectable()
 export class ExportWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly destinations: Map<string, ExportDestination>;
+  private readonly destinations: OperationTable<ExportDestination>;
   private runner?: TaskWorkRunner;
   private readonly credentialKey: Buffer;
 
@@ -20,11 +20,7 @@ export class ExportWorker implements OnApplicationBootstrap, BeforeApplicationSh
     @Inject(EXPORT_DESTINATIONS) destinations: ExportDestination[],
   ) {
     this.credentialKey = credentialKey(config.credentialsKey);
-    this.destinations = new Map();
-    for (const destination of destinations) {
-      if (this.destinations.has(destination.operation)) throw new Error(`two export destinations serve ${destination.operation}`);
-      this.destinations.set(destination.operation, destination);
-    }
+    this.destinations = new OperationTable(destinations, 'export destinations');
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -43,9 +39,7 @@ export class ExportWorker implements OnApplicationBootstrap, BeforeApplicationSh
 
   private async handle(sealed: TaskWork, context: TaskContext): Promise<TaskSucceeded> {
     const work = withOpenedCredentials(sealed, this.credentialKey);
-    const operation = work.spec?.operation ?? '';
-    const destination = this.destinations.get(operation);
-    if (!destination) throw ServiceFailure.validation(`${operation} is not supported by this installation`);
+    const destination = this.destinations.for(work.spec?.operation ?? '');
     return create(TaskSucceededSchema, { result: await destination.export(work, context) });
   }
 }

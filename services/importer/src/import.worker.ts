@@ -1,8 +1,8 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { create } from '@bufbuild/protobuf';
-import { Consumers, ServiceFailure, credentialKey, Streams, Subjects, type TaskSucceeded, TaskSucceededSchema, type TaskWork } from '@transmute/contracts';
+import { Consumers, credentialKey, Streams, Subjects, type TaskSucceeded, TaskSucceededSchema, type TaskWork } from '@transmute/contracts';
 import { type TaskContext, type TaskWorkRunner, TaskWorkers } from '@transmute/messaging';
-import { withOpenedCredentials } from '@transmute/connectors';
+import { OperationTable, withOpenedCredentials } from '@transmute/connectors';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { STORAGE, type Storage } from '@transmute/storage';
 import { reportedFormat } from './reported-format';
@@ -12,7 +12,7 @@ import { IMPORT_SOURCES, type ImportSource } from './sources/source';
 /** Consumes `tasks.import` and hands each task to the source of its operation. */
 @Injectable()
 export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly sources: Map<string, ImportSource>;
+  private readonly sources: OperationTable<ImportSource>;
   private runner?: TaskWorkRunner;
   private readonly credentialKey: Buffer;
 
@@ -23,11 +23,7 @@ export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationSh
     @Inject(STORAGE) private readonly storage: Storage,
   ) {
     this.credentialKey = credentialKey(config.credentialsKey);
-    this.sources = new Map();
-    for (const source of sources) {
-      if (this.sources.has(source.operation)) throw new Error(`two import sources serve ${source.operation}`);
-      this.sources.set(source.operation, source);
-    }
+    this.sources = new OperationTable(sources, 'import sources');
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -46,10 +42,7 @@ export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationSh
 
   private async handle(sealed: TaskWork, context: TaskContext): Promise<TaskSucceeded> {
     const work = withOpenedCredentials(sealed, this.credentialKey);
-    const operation = work.spec?.operation ?? '';
-    const source = this.sources.get(operation);
-    if (!source) throw ServiceFailure.validation(`${operation} is not supported by this installation`);
-    const file = await source.import(work, context);
+    const file = await this.sources.for(work.spec?.operation ?? '').import(work, context);
     return create(TaskSucceededSchema, {
       file: { key: file.key, filename: file.filename, size: BigInt(file.size), format: await reportedFormat(work, file, this.storage) },
     });

@@ -9,26 +9,10 @@ import { Streams, Subjects, type TaskOutcome, TaskOutcomeSchema, TaskWorkSchema 
 import { createInfraProvider, freePort, type RunningInfra } from '@transmute/devstack';
 import { JetStreamSetup, WorkPublisher, decodeManifest, openManifestBucket } from '@transmute/messaging';
 import { FsStorage } from '@transmute/storage';
+import { CUBE_OBJ } from '../src/families/3d/three-d.proof';
 
 const entry = join(__dirname, '..', 'dist', 'main.js');
 const SIGNING_KEY = 'converter-int-spec-signing-key-0123456789';
-const CUBE_OBJ = [
-  'v 0 0 0',
-  'v 1 0 0',
-  'v 1 1 0',
-  'v 0 1 0',
-  'v 0 0 1',
-  'v 1 0 1',
-  'v 1 1 1',
-  'v 0 1 1',
-  'f 1 2 3 4',
-  'f 5 8 7 6',
-  'f 1 5 6 2',
-  'f 2 6 7 3',
-  'f 3 7 8 4',
-  'f 5 1 4 8',
-  '',
-].join('\n');
 
 /**
  * One real converter process (the built service, family `3d`) on a real

@@ -2,24 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ThreeDFamily } from './three-d.family';
-
-const CUBE_OBJ = [
-  'v 0 0 0',
-  'v 1 0 0',
-  'v 1 1 0',
-  'v 0 1 0',
-  'v 0 0 1',
-  'v 1 0 1',
-  'v 1 1 1',
-  'v 0 1 1',
-  'f 1 2 3 4',
-  'f 5 8 7 6',
-  'f 1 5 6 2',
-  'f 2 6 7 3',
-  'f 3 7 8 4',
-  'f 5 1 4 8',
-  '',
-].join('\n');
+import { CUBE_OBJ } from './three-d.proof';
 
 /** With the real assimp. */
 describe('ThreeDFamily', () => {

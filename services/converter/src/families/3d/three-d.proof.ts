@@ -8,7 +8,7 @@ import { THREE_D_EXPORTERS } from './three-d-formats';
 const TIMEOUT_MS = 60_000;
 
 /** A unit cube, six quads: the seed every other sample is exported from by assimp. */
-const CUBE_OBJ = [
+export const CUBE_OBJ = [
   'o cube',
   'v 0 0 0',
   'v 1 0 0',

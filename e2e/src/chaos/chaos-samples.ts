@@ -1,4 +1,4 @@
-import { gradientPng } from '../support/samples';
+import { gradientPng, toneWav } from '../support/samples';
 
 /** The four families a chaos run mixes, each with a small source made here (nothing from git) and its target. */
 export const CHAOS_KINDS = ['image', 'audio', 'document', 'archive'] as const;
@@ -10,26 +10,6 @@ export interface ChaosSample {
   inputFormat: string;
   outputFormat: string;
   bytes: Buffer;
-}
-
-/** One second of a 440 Hz tone, 16-bit mono PCM at 8 kHz. */
-function toneWav(rate = 8_000): Buffer {
-  const samples = rate;
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write('RIFF', 0);
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write('WAVEfmt ', 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36);
-  wav.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i += 1) wav.writeInt16LE(Math.round(10_000 * Math.sin((2 * Math.PI * 440 * i) / rate)), 44 + i * 2);
-  return wav;
 }
 
 /** A ustar archive of the given files (512-byte headers, data padded to 512, two empty blocks at the end). */
@@ -67,7 +47,7 @@ export async function chaosSamples(): Promise<Record<ChaosKind, ChaosSample>> {
   const letter = Array.from({ length: 40 }, (_, line) => `Line ${line + 1} of a short letter that LibreOffice lays out on a page.`).join('\n');
   return {
     image: { kind: 'image', filename: 'chaos.png', inputFormat: 'png', outputFormat: 'jpg', bytes: png.bytes },
-    audio: { kind: 'audio', filename: 'chaos.wav', inputFormat: 'wav', outputFormat: 'mp3', bytes: toneWav() },
+    audio: { kind: 'audio', filename: 'chaos.wav', inputFormat: 'wav', outputFormat: 'mp3', bytes: toneWav(1, 8_000) },
     document: { kind: 'document', filename: 'chaos.txt', inputFormat: 'txt', outputFormat: 'pdf', bytes: Buffer.from(`${letter}\n`) },
     archive: { kind: 'archive', filename: 'chaos.tar', inputFormat: 'tar', outputFormat: 'zip', bytes: tarOf({ 'a.txt': 'first file\n', 'dir/b.txt': 'second file\n' }) },
   };

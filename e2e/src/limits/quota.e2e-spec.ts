@@ -6,7 +6,7 @@
  * once nothing is left, and sandbox using nothing.
  */
 import { connect, type NatsConnection } from 'nats';
-import { TransmuteClient, type Job, taskOf, uploadConvertExport, waitForJob } from '../support';
+import { TransmuteClient, type Job, taskOf, uploadConvertExport, toneWav, waitForJob } from '../support';
 import { platformFixture } from '../support/platform-fixture';
 import { LIMIT_PLANS, accountWithKey, admin, call, charge } from './limits-support';
 
@@ -15,26 +15,6 @@ const env = platformFixture({ name: 'limits-quota', families: ['audio'], extraEn
 
 const ALLOWANCE_BYTES = 1_500_000; // e2e-bytes: 1 MB monthly + 0.5 MB additional
 const JOB_TIMEOUT_MS = 120_000;
-
-/** One second of a 440 Hz tone, 16-bit mono PCM at 16 kHz, as a WAV file (32,044 bytes). */
-function toneWav(seconds = 1, rate = 16_000): Buffer {
-  const samples = seconds * rate;
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write('RIFF', 0);
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write('WAVEfmt ', 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36);
-  wav.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i += 1) wav.writeInt16LE(Math.round(12_000 * Math.sin((2 * Math.PI * 440 * i) / rate)), 44 + i * 2);
-  return wav;
-}
 
 const sample = { bytes: toneWav() };
 let nats: NatsConnection;

@@ -68,3 +68,23 @@ export async function decodeImage(bytes: Buffer): Promise<DecodedImage> {
   }
   return { format: metadata.format, width: metadata.width, height: metadata.height };
 }
+
+/** A 440 Hz tone, 16-bit mono PCM, as a WAV file (44 + seconds x rate x 2 bytes). */
+export function toneWav(seconds = 1, rate = 16_000): Buffer {
+  const samples = seconds * rate;
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write('RIFF', 0);
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write('WAVEfmt ', 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36);
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i += 1) wav.writeInt16LE(Math.round(12_000 * Math.sin((2 * Math.PI * 440 * i) / rate)), 44 + i * 2);
+  return wav;
+}

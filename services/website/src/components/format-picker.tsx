@@ -12,18 +12,35 @@ export function FormatPicker(props: { families: Record<string, string>; value: s
   return (
     <div class="picker">
       <label for="format-search">Search target formats</label>
-      <input id="format-search" type="search" value={query} onInput={(event) => setQuery((event.currentTarget).value)} placeholder="e.g. pdf, jpg, image" disabled={props.disabled} aria-controls="target-format" />
+      <input
+        id="format-search"
+        type="search"
+        value={query}
+        onInput={(event) => setQuery(event.currentTarget.value)}
+        placeholder="e.g. pdf, jpg, image"
+        disabled={props.disabled}
+        aria-controls="target-format"
+      />
       <label for="target-format">Target format</label>
-      <select id="target-format" size={8} value={props.value} disabled={props.disabled} onChange={(event) => props.onChange((event.currentTarget).value)} aria-describedby="format-count">
-        {[...groups].sort(([a], [b]) => a.localeCompare(b)).map(([family, formats]) => (
-          <optgroup key={family} label={family}>
-            {formats.map((format) => (
-              <option key={format} value={format}>
-                {format.toUpperCase()}
-              </option>
-            ))}
-          </optgroup>
-        ))}
+      <select
+        id="target-format"
+        size={8}
+        value={props.value}
+        disabled={props.disabled}
+        onChange={(event) => props.onChange(event.currentTarget.value)}
+        aria-describedby="format-count"
+      >
+        {[...groups]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([family, formats]) => (
+            <optgroup key={family} label={family}>
+              {formats.map((format) => (
+                <option key={format} value={format}>
+                  {format.toUpperCase()}
+                </option>
+              ))}
+            </optgroup>
+          ))}
       </select>
       <p id="format-count" class="hint" aria-live="polite">
         {count} format{count === 1 ? '' : 's'} shown

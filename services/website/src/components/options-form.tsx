@@ -56,7 +56,13 @@ function Field(props: { option: ConversionOption; value: string | number | boole
     case 'checkbox':
       return (
         <div class="field check">
-          <input id={id} type="checkbox" checked={value === true || value === 'true'} onChange={(event) => props.onChange((event.currentTarget).checked)} aria-describedby={describedBy} />
+          <input
+            id={id}
+            type="checkbox"
+            checked={value === true || value === 'true'}
+            onChange={(event) => props.onChange(event.currentTarget.checked)}
+            aria-describedby={describedBy}
+          />
           <label for={id}>{label}</label>
           {help}
         </div>
@@ -65,7 +71,7 @@ function Field(props: { option: ConversionOption; value: string | number | boole
       return (
         <div class="field">
           <label for={id}>{label}</label>
-          <select id={id} value={value === undefined ? '' : String(value)} onChange={(event) => props.onChange((event.currentTarget).value)} aria-describedby={describedBy}>
+          <select id={id} value={value === undefined ? '' : String(value)} onChange={(event) => props.onChange(event.currentTarget.value)} aria-describedby={describedBy}>
             {value === undefined && <option value="">(engine default)</option>}
             {(option.values ?? []).map(choice).map((entry) => (
               <option key={entry.value} value={entry.value}>
@@ -106,7 +112,7 @@ function Field(props: { option: ConversionOption; value: string | number | boole
             step={option.step ?? 1}
             value={value === undefined ? '' : String(value)}
             onInput={(event) => {
-              const text = (event.currentTarget).value;
+              const text = event.currentTarget.value;
               if (text !== '') props.onChange(Number(text));
             }}
             aria-describedby={describedBy}
@@ -119,7 +125,13 @@ function Field(props: { option: ConversionOption; value: string | number | boole
       return (
         <div class="field">
           <label for={id}>{label}</label>
-          <input id={id} type="text" value={value === undefined ? '' : String(value)} onInput={(event) => props.onChange((event.currentTarget).value)} aria-describedby={describedBy} />
+          <input
+            id={id}
+            type="text"
+            value={value === undefined ? '' : String(value)}
+            onInput={(event) => props.onChange(event.currentTarget.value)}
+            aria-describedby={describedBy}
+          />
           {help}
         </div>
       );

@@ -63,7 +63,11 @@ export function ConvertPage(props: { person: Person | null }) {
   const inputFormats = [...new Set(rows.filter((row) => row.status === 'ready').map((row) => row.inputFormat))].filter(Boolean);
   const formatsKey = inputFormats.sort().join(',');
 
-  const refreshUsage = () => api<{ usage: Usage }>('GET', '/web/api/usage').then((answer) => setUsage(answer.usage), () => undefined);
+  const refreshUsage = () =>
+    api<{ usage: Usage }>('GET', '/web/api/usage').then(
+      (answer) => setUsage(answer.usage),
+      () => undefined,
+    );
   useEffect(() => void refreshUsage(), [props.person?.account_id]);
 
   // Targets: what every selected input converts to (GET /v1/formats), grouped by the family that converts it.
@@ -133,14 +137,27 @@ export function ConvertPage(props: { person: Person | null }) {
       return;
     }
     const name = decodeURIComponent(parsed.pathname.split('/').pop() || parsed.hostname);
-    setRows((current) => [...current, { id: nextRowId++, name, inputFormat: extensionOf(name), url: parsed.href, status: extensionOf(name) ? 'ready' : 'failed', downloads: [], ...(!extensionOf(name) && { problem: 'The address does not end in a file extension, so its format is unknown.' }) }]);
+    setRows((current) => [
+      ...current,
+      {
+        id: nextRowId++,
+        name,
+        inputFormat: extensionOf(name),
+        url: parsed.href,
+        status: extensionOf(name) ? 'ready' : 'failed',
+        downloads: [],
+        ...(!extensionOf(name) && { problem: 'The address does not end in a file extension, so its format is unknown.' }),
+      },
+    ]);
     setUrl('');
     setProblem('');
   };
 
   const convertRow = async (row: Row) => {
     // Each conversion is charged its input's size: a file larger than what is left cannot run, so say so before uploading it.
-    const left = usage ? Math.max(0, usage.monthly_allowance_bytes - usage.monthly_used_bytes) + Math.max(0, usage.additional_allowance_bytes - usage.additional_used_bytes) : Infinity;
+    const left = usage
+      ? Math.max(0, usage.monthly_allowance_bytes - usage.monthly_used_bytes) + Math.max(0, usage.additional_allowance_bytes - usage.additional_used_bytes)
+      : Infinity;
     if (row.file && row.file.size > left) {
       setQuotaReached(true);
       update(row.id, { status: 'failed', problem: `Too big: this file is ${formatBytes(row.file.size)} and ${formatBytes(left)} is left of your allowance.` });
@@ -172,7 +189,8 @@ export function ConvertPage(props: { person: Person | null }) {
       update(row.id, { status: 'waiting' });
       const last = await followJob(job.id, (current) => {
         const convert = current.tasks.find((task) => task.name === 'convert-file');
-        if (current.status === 'converting' || current.status === 'processing' || convert?.status === 'processing') update(row.id, { status: 'processing', progress: convert?.progress });
+        if (current.status === 'converting' || current.status === 'processing' || convert?.status === 'processing')
+          update(row.id, { status: 'processing', progress: convert?.progress });
       });
       if (last.status === 'finished') {
         update(row.id, { status: 'finished', progress: 100, downloads: (last.result?.files ?? []).map((file) => ({ url: file.url, filename: file.filename })) });
@@ -210,7 +228,8 @@ export function ConvertPage(props: { person: Person | null }) {
       </h1>
       {usage && (
         <p class="hint" data-testid="allowance">
-          {props.person ? 'Your account' : 'Without an account'}: {Math.max(0, usage.daily_conversions_allowance - usage.daily_conversions_used)} of {usage.daily_conversions_allowance} conversions left today.
+          {props.person ? 'Your account' : 'Without an account'}: {Math.max(0, usage.daily_conversions_allowance - usage.daily_conversions_used)} of{' '}
+          {usage.daily_conversions_allowance} conversions left today.
         </p>
       )}
       {quotaReached && (
@@ -257,15 +276,15 @@ export function ConvertPage(props: { person: Person | null }) {
               type="file"
               multiple
               onChange={(event) => {
-                addFiles((event.currentTarget).files);
-                (event.currentTarget).value = '';
+                addFiles(event.currentTarget.files);
+                event.currentTarget.value = '';
               }}
             />
           </div>
           <div class="url-row">
             <label for="url-input">Or a file's web address</label>
             <div class="inline">
-              <input id="url-input" type="url" inputMode="url" placeholder="https://example.com/report.docx" value={url} onInput={(event) => setUrl((event.currentTarget).value)} />
+              <input id="url-input" type="url" inputMode="url" placeholder="https://example.com/report.docx" value={url} onInput={(event) => setUrl(event.currentTarget.value)} />
               <button type="button" onClick={addUrl} disabled={!url.trim()}>
                 Add address
               </button>
@@ -317,12 +336,18 @@ export function ConvertPage(props: { person: Person | null }) {
 
         <fieldset class="step" disabled={inputFormats.length === 0}>
           <legend>2. Target format</legend>
-          {inputFormats.length === 0 ? <p class="hint">Choose a file first: the formats it converts to appear here.</p> : <FormatPicker families={families} value={target} onChange={setTarget} />}
+          {inputFormats.length === 0 ? (
+            <p class="hint">Choose a file first: the formats it converts to appear here.</p>
+          ) : (
+            <FormatPicker families={families} value={target} onChange={setTarget} />
+          )}
         </fieldset>
 
         {target && inputFormats.length > 0 && (
           <fieldset class="step">
-            <legend>3. Options for {inputFormats[0]?.toUpperCase()} to {target.toUpperCase()}</legend>
+            <legend>
+              3. Options for {inputFormats[0]?.toUpperCase()} to {target.toUpperCase()}
+            </legend>
             <OptionsForm options={options} values={values} onChange={setValues} />
           </fieldset>
         )}
@@ -339,4 +364,3 @@ export function ConvertPage(props: { person: Person | null }) {
     </section>
   );
 }
-

@@ -136,11 +136,7 @@ export class RpcClient implements OnModuleDestroy {
     return replyValue(replySchema, reply, subject);
   }
 
-  /**
-   * The whole reply message, for callers that read it themselves (the
-   * job-orchestrator, until it moves to `request`).
-   */
-  async call<Req extends DescMessage, Res extends DescMessage>(
+  private async call<Req extends DescMessage, Res extends DescMessage>(
     subject: string,
     requestSchema: Req,
     request: MessageShape<Req>,

@@ -27,8 +27,9 @@ afterAll(() => harness.stop());
 /** A job created on one replica and started through jobs.complete-upload, which either replica may answer. */
 async function startJob(webhookUrl: string): Promise<string> {
   const job = await createUploadedJob(harness.app.get(JobsService), storage, { webhookUrl });
-  const reply = await harness.app.get(RpcClient).call(Subjects.jobsCompleteUpload, JobRefSchema, create(JobRefSchema, { jobId: job.id, accountId: 'acc' }), JobReplySchema, 10_000);
-  if (reply.outcome.case !== 'job') throw new Error(`complete-upload refused: ${reply.outcome.value?.message}`);
+  await harness.app
+    .get(RpcClient)
+    .request(Subjects.jobsCompleteUpload, JobRefSchema, create(JobRefSchema, { jobId: job.id, accountId: 'acc' }), JobReplySchema, { timeoutMs: 10_000 });
   return job.id;
 }
 

@@ -5,6 +5,7 @@ import { EVENTS_CONFIG, eventsConfig } from './events.config';
 import { EventsController } from './events.controller';
 import { JobEventHub } from './job-event-hub';
 import { KeepAlive } from './keep-alive';
+import { WebhookDeliveriesClient } from './webhook-deliveries.client';
 import { WebhookDeliveriesController } from './webhook-deliveries.controller';
 
 /**
@@ -13,6 +14,6 @@ import { WebhookDeliveriesController } from './webhook-deliveries.controller';
  */
 @Module({
   controllers: [EventsController, WebhookDeliveriesController],
-  providers: [{ provide: EVENTS_CONFIG, useFactory: () => loadConfig(eventsConfig) }, JobsClient, JobEventHub, KeepAlive],
+  providers: [{ provide: EVENTS_CONFIG, useFactory: () => loadConfig(eventsConfig) }, JobsClient, JobEventHub, KeepAlive, WebhookDeliveriesClient],
 })
 export class EventsModule {}

@@ -1,15 +1,12 @@
-import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
-import { create } from '@bufbuild/protobuf';
-import { ErrorCode, ServiceFailure, Subjects, WebhookDeliveriesReplySchema, WebhookDeliveriesRequestSchema } from '@transmute/contracts';
-import { RpcClient } from '@transmute/messaging';
-import { SERVICE_CONFIG } from '@transmute/service-kit';
+import { ServiceFailure } from '@transmute/contracts';
 import { AccountQuota } from '../accounts/account-quota';
 import { AccountsService } from '../accounts/accounts.service';
 import { KeyLastUsed } from '../accounts/key-last-used';
-import { renderDelivery } from '../events/webhook-deliveries.controller';
+import { WebhookDeliveriesClient } from '../events/webhook-deliveries.client';
+import { renderDelivery } from '../events/webhook-delivery-view';
 import { JsonBody } from '../http/json-body.decorator';
-import { JobHistoryClient } from '../jobs/job-history.client';
 import { checkedJobId } from '../jobs/job-id';
 import { renderJob } from '../jobs/job-view';
 import { JobsClient } from '../jobs/jobs.client';
@@ -51,10 +48,8 @@ export class DashboardController {
     private readonly accounts: AccountsService,
     private readonly lastUsed: KeyLastUsed,
     private readonly quota: AccountQuota,
-    private readonly jobHistory: JobHistoryClient,
     private readonly jobs: JobsClient,
-    private readonly rpc: RpcClient,
-    @Inject(SERVICE_CONFIG) private readonly config: { rpcTimeoutMs: number },
+    private readonly webhookDeliveries: WebhookDeliveriesClient,
   ) {}
 
   @Get('keys')
@@ -124,7 +119,7 @@ export class DashboardController {
   @Get('jobs')
   async history(@SignedInPerson() person: CurrentPerson, @Query('limit') limit: string | undefined) {
     const wanted = Math.min(200, Math.max(1, Number(limit) || HISTORY_DEFAULT));
-    const jobs = await this.jobHistory.list(person.accountId, wanted);
+    const jobs = await this.jobs.list(person.accountId, wanted);
     return { status: 'success', jobs: jobs.map(renderJob) };
   }
 
@@ -133,20 +128,7 @@ export class DashboardController {
     checkedJobId(jobId);
     // 404 for a job that is not the person's, before anything about its deliveries.
     await this.jobs.get(jobId, person.accountId);
-    let reply;
-    try {
-      reply = await this.rpc.call(
-        Subjects.webhooksDeliveries,
-        WebhookDeliveriesRequestSchema,
-        create(WebhookDeliveriesRequestSchema, { jobId, accountId: person.accountId }),
-        WebhookDeliveriesReplySchema,
-        this.config.rpcTimeoutMs,
-      );
-    } catch (error) {
-      throw ServiceFailure.unavailable('the webhook delivery log is unavailable; try again shortly', error);
-    }
-    if (reply.outcome.case === 'error') throw ServiceFailure.fromMessage(reply.outcome.value);
-    if (reply.outcome.case !== 'deliveries') throw new ServiceFailure(ErrorCode.INTERNAL, `${Subjects.webhooksDeliveries} answered nothing`);
-    return { status: 'success', deliveries: reply.outcome.value.deliveries.map(renderDelivery) };
+    const records = await this.webhookDeliveries.list(jobId, person.accountId);
+    return { status: 'success', deliveries: records.map(renderDelivery) };
   }
 }

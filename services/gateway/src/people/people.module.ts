@@ -1,7 +1,7 @@
 import { Global, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { WebPrincipalSource } from '../auth/web-principal-source';
 import { JsonBodyMiddleware } from '../http/json-body.middleware';
-import { JobHistoryClient } from '../jobs/job-history.client';
+import { WebhookDeliveriesClient } from '../events/webhook-deliveries.client';
 import { JobsClient } from '../jobs/jobs.client';
 import { CookiePolicy } from './cookie-policy';
 import { CsrfGuard, CsrfTokens } from './csrf';
@@ -38,8 +38,8 @@ import { WebPrincipals } from './web-principals';
     SessionStore,
     SignInThrottle,
     SignedInGuard,
-    JobHistoryClient,
     JobsClient,
+    WebhookDeliveriesClient,
     { provide: WebPrincipalSource, useClass: WebPrincipals },
   ],
   exports: [PeopleSessions, CsrfTokens, CsrfGuard, SignedInGuard, CookiePolicy, WebPrincipalSource, PeopleService],

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
 import { register } from 'prom-client';
 import { ServiceFailure } from '@transmute/contracts';
 import { EngineSupervisor, type EngineSupervisorSettings } from './engine-supervisor';
@@ -16,6 +17,10 @@ describe('EngineSupervisor', () => {
   let engine = '';
   let created = 0;
   const signal = () => AbortSignal.timeout(10_000);
+
+  // The restarts these tests provoke on purpose would otherwise fill the run's output.
+  beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose', 'fatal']));
 
   function supervise(overrides: Partial<EngineSupervisorSettings> = {}): EngineSupervisor<FakeJob> {
     const supervisor = new EngineSupervisor<FakeJob>(

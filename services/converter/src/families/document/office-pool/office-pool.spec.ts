@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
 import { OfficePool } from './office-pool';
 import type { OfficePoolSettings } from './office-pool.config';
 
@@ -27,9 +28,14 @@ describe('OfficePool', () => {
   });
 
   beforeAll(async () => {
+    // The restarts these tests provoke on purpose would otherwise fill the run's output.
+    Logger.overrideLogger(false);
     dir = await mkdtemp(join(tmpdir(), 'office-pool-'));
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose', 'fatal']);
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('runs concurrent conversions on separate profiles without losing a file', async () => {
     const pool = new OfficePool(config({ profileRoot: join(dir, 'profiles') }));

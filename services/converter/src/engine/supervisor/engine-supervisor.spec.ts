@@ -18,9 +18,9 @@ describe('EngineSupervisor', () => {
   let created = 0;
   const signal = () => AbortSignal.timeout(10_000);
 
-  // The restarts these tests provoke on purpose would otherwise fill the run's output.
+  // The restarts these tests provoke on purpose would otherwise fill the run's output
+  // (jest gives each test file its own Nest Logger, so no other file is affected).
   beforeAll(() => Logger.overrideLogger(false));
-  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose', 'fatal']));
 
   function supervise(overrides: Partial<EngineSupervisorSettings> = {}): EngineSupervisor<FakeJob> {
     const supervisor = new EngineSupervisor<FakeJob>(

@@ -28,14 +28,12 @@ describe('OfficePool', () => {
   });
 
   beforeAll(async () => {
-    // The restarts these tests provoke on purpose would otherwise fill the run's output.
+    // The restarts these tests provoke on purpose would otherwise fill the run's output
+    // (jest gives each test file its own Nest Logger, so no other file is affected).
     Logger.overrideLogger(false);
     dir = await mkdtemp(join(tmpdir(), 'office-pool-'));
   });
-  afterAll(async () => {
-    Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose', 'fatal']);
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('runs concurrent conversions on separate profiles without losing a file', async () => {
     const pool = new OfficePool(config({ profileRoot: join(dir, 'profiles') }));

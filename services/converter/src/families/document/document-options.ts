@@ -108,7 +108,7 @@ export function pdfToolOptions(inputFormat: string, outputFormat: string): Conve
   if (['png', 'jpg', 'tiff'].includes(outputFormat)) return [page, dpi];
   if (['svg', 'eps'].includes(outputFormat)) return [page];
   if (outputFormat === 'txt') return [pageFrom, pageTo, layout];
-  if (['html', 'ps'].includes(outputFormat)) return [pageFrom, pageTo];
+  if (['html', 'ps', 'docx', 'odt', 'rtf'].includes(outputFormat)) return [pageFrom, pageTo];
   return [];
 }
 

@@ -112,6 +112,13 @@ export function pdfToolOptions(inputFormat: string, outputFormat: string): Conve
   return [];
 }
 
+/** Options of a DjVu / XPS pair: one page for pictures, a page range for documents and text. */
+export function pageDocumentOptions(outputFormat: string): ConversionOption[] {
+  if (['png', 'jpg'].includes(outputFormat)) return [page, dpi];
+  if (['tiff', 'svg'].includes(outputFormat)) return [page];
+  return [pageFrom, pageTo];
+}
+
 export interface DocumentSettings {
   pageFrom?: number;
   pageTo?: number;

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { ServiceFailure } from '@transmute/contracts';
 import { runEngine } from '../../engine/run-engine';
 import type { ConversionRequest, ConverterFamily, PairDeclaration } from '../family';
-import { PDF_VERSION_CODE, documentSettings, markupOptions, officeOptions, pageRange, pdfToolOptions, type DocumentSettings } from './document-options';
+import { PDF_VERSION_CODE, documentSettings, markupOptions, officeOptions, pageDocumentOptions, pageRange, pdfToolOptions, type DocumentSettings } from './document-options';
 import { MARKUP_READERS, MARKUP_VIA_OFFICE, MARKUP_WRITERS } from './markup-formats';
 import { CSV_DELIMITERS, OFFICE_INPUTS, OFFICE_OUTPUTS, OFFICE_PDF_IMPORT, type OfficeInput } from './office-formats';
 import type { OfficeJob } from './office-pool/office-instance';
@@ -11,6 +11,7 @@ import { OfficePool } from './office-pool/office-pool';
 import type { OfficePoolSettings } from './office-pool/office-pool.config';
 import { convertWithPandoc } from './pandoc';
 import { PDF_TOOL_OUTPUTS, convertWithPdfTools } from './pdf-tools';
+import { PAGE_DOCUMENT_OUTPUTS, convertPageDocument } from './page-documents';
 import { PdfToWordEngine, type PdfToWordSettings } from './pdf-to-word/pdf-to-word-engine';
 
 /** PDF → editable documents: pdf2docx rebuilds a DOCX, LibreOffice turns it into the others (docs/decisions.md, "PDF to Word"). */
@@ -57,6 +58,9 @@ export class DocumentFamily implements ConverterFamily {
       for (const outputFormat of outputs) pairs.push({ inputFormat, outputFormat, options: pdfToolOptions(inputFormat, outputFormat) });
     }
     pairs.push({ inputFormat: 'pdf', outputFormat: 'odg', options: [] });
+    for (const [inputFormat, outputs] of Object.entries(PAGE_DOCUMENT_OUTPUTS)) {
+      for (const outputFormat of outputs) pairs.push({ inputFormat, outputFormat, options: pageDocumentOptions(outputFormat) });
+    }
     for (const outputFormat of PDF_TO_WORD_OUTPUTS) pairs.push({ inputFormat: 'pdf', outputFormat, options: pdfToolOptions('pdf', outputFormat) });
     return pairs;
   }
@@ -98,6 +102,8 @@ export class DocumentFamily implements ConverterFamily {
       await this.convertPdfToWord(request, settings);
     } else if (inputFormat === 'pdf' && outputFormat === 'odg') {
       await this.convertInOffice(request.inputPath, request.outputPath, OFFICE_PDF_IMPORT, 'odg', settings, request.signal);
+    } else if (PAGE_DOCUMENT_OUTPUTS[inputFormat]?.includes(outputFormat)) {
+      await convertPageDocument({ ...request, settings });
     } else if (PDF_TOOL_OUTPUTS[inputFormat]?.includes(outputFormat)) {
       await convertWithPdfTools({ ...request, settings });
     } else {

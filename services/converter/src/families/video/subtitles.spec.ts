@@ -22,18 +22,18 @@ describe('video family: subtitles', () => {
     '%s → %s keeps every cue, its text and its start',
     async (inputFormat, outputFormat) => {
       const sampleDir = await mkdtemp(join(dir, `${inputFormat}-${outputFormat}-`));
-      const inputPath = await writeSubtitleSample(inputFormat!, sampleDir, AbortSignal.timeout(60_000));
+      const inputPath = await writeSubtitleSample(inputFormat, sampleDir, AbortSignal.timeout(60_000));
       const outputPath = join(sampleDir, `out.${outputFormat}`);
       await family.convert({
         inputPath,
         outputPath,
-        inputFormat: inputFormat!,
-        outputFormat: outputFormat!,
+        inputFormat: inputFormat,
+        outputFormat: outputFormat,
         options: {},
         signal: AbortSignal.timeout(60_000),
         reportProgress: () => undefined,
       });
-      await verifySubtitleOutput(outputFormat!, outputPath);
+      await verifySubtitleOutput(outputFormat, outputPath);
     },
   );
 

@@ -135,13 +135,16 @@ RUN [ "${SERVICE}" = converter ] || { echo "the converter target needs SERVICE=c
 COPY services/converter/docker/packages/ /tmp/packages/
 # Versions are not pinned: the base image (pin it by digest with NODE_IMAGE)
 # fixes the Debian release, and its security updates should land on rebuild.
-# hadolint ignore=DL3008
+# pip versions are pinned in <family>.pip.txt, which hadolint cannot read.
+# hadolint ignore=DL3008,DL3013
 RUN list="/tmp/packages/${FAMILY}.txt"; \
     if [ ! -f "$list" ]; then \
       echo "unknown converter family '${FAMILY}' (see services/converter/docker/packages)" >&2; exit 1; \
     fi; \
     apt-get update \
  && grep -vE '^[[:space:]]*(#|$)' "$list" | xargs apt-get install -y --no-install-recommends tini \
+ && { [ ! -f "/tmp/packages/${FAMILY}.pip.txt" ] \
+      || grep -vE '^[[:space:]]*(#|$)' "/tmp/packages/${FAMILY}.pip.txt" | xargs /usr/bin/python3 -m pip install --no-cache-dir --no-deps --break-system-packages; } \
  && rm -rf /var/lib/apt/lists/* /tmp/packages
 ENV TRANSMUTE_HTTP_PORT=8090 \
     TRANSMUTE_CONVERTER_FAMILY=$FAMILY

@@ -152,6 +152,26 @@ install_apt_packages() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# Engines that are Python libraries Debian does not package (pdf2docx), installed
+# with --no-deps into Debian's /usr/bin/python3, whose own packages (python3-fitz,
+# python3-docx, python3-opencv ... in apt.txt) are their dependencies. Pinned,
+# so the check is one import per package.
+install_engine_python_packages() {
+  local list="${packages_dir}/pip-engines.txt"
+  local missing=() entry name version
+  while read -r entry; do
+    name="${entry%%==*}" version="${entry##*==}"
+    [[ "$(/usr/bin/python3 -c "import importlib.metadata as m; print(m.version('${name}'))" 2>/dev/null || true)" == "${version}" ]] || missing+=("${entry}")
+  done < <(list_entries "${list}")
+  if ((${#missing[@]} == 0)); then
+    echo "python engines ready ($(list_entries "${list}" | wc -l) listed)"
+    return
+  fi
+  [[ "$(id -u)" == 0 ]] || fail "missing Python engines, install them as root: /usr/bin/python3 -m pip install --no-deps --break-system-packages ${missing[*]}"
+  echo "installing Python engines: ${missing[*]}"
+  /usr/bin/python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps --break-system-packages "${missing[@]}"
+}
+
 install_python_tools() {
   local venv="${repo_root}/.tools/venv"
   local requirements="${packages_dir}/requirements.txt"
@@ -189,6 +209,7 @@ install_platform_tools() {
   require_node
   require_go
   install_apt_packages apt.txt
+  install_engine_python_packages
   install_nats_server
   install_ferretdb
   ensure_pnpm

@@ -7,6 +7,7 @@ import { AudioFamily } from './audio/audio.family';
 import { ArchiveFamily } from './archive/archive.family';
 import { archiveLimitsConfig } from './archive/archive-limits.config';
 import { officePoolConfig } from './document/office-pool/office-pool.config';
+import { pdfToWordConfig } from './document/pdf-to-word/pdf-to-word.config';
 import { EbookFamily } from './ebook/ebook.family';
 import { FontFamily } from './font/font.family';
 import { loadConfig } from '@transmute/service-kit';
@@ -15,7 +16,7 @@ import { loadConfig } from '@transmute/service-kit';
 export const FAMILIES: Record<string, () => ConverterFamily> = {
   image: () => new ImageFamily(),
   '3d': () => new ThreeDFamily(),
-  document: () => new DocumentFamily(loadConfig(officePoolConfig)),
+  document: () => new DocumentFamily(loadConfig(officePoolConfig), loadConfig(pdfToWordConfig)),
   ebook: () => new EbookFamily(),
   font: () => new FontFamily(),
   video: () => new VideoFamily(),

@@ -51,8 +51,12 @@ export function decompressCall(format: StreamFormat, inputPath: string, outputPa
       return { command: 'zstd', args: ['-d', '-q', '-f', inputPath, '-o', outputPath] };
     case 'lz4':
       return { command: 'lz4', args: ['-d', '-q', '-f', inputPath, outputPath] };
+    case 'lzop':
+      return { command: 'lzop', args: ['-d', '-q', '-f', '-o', outputPath, inputPath] };
+    case 'brotli':
+      return { command: 'brotli', args: ['-d', '-f', '-o', outputPath, inputPath] };
     default:
-      // gzip, bzip2 and xz write `data` next to `data.<ext>` and -k keeps the input.
+      // gzip, bzip2, xz and lzip write `data` next to `data.<ext>` and -k keeps the input.
       return { command: format.tool, args: ['-d', '-k', '-f', ...(format.formatArgs ?? []), inputPath] };
   }
 }
@@ -65,6 +69,10 @@ export function compressCall(format: StreamFormat, inputPath: string, outputPath
       return { command: 'zstd', args: ['-q', '-f', ...levelArg, inputPath, '-o', outputPath] };
     case 'lz4':
       return { command: 'lz4', args: ['-q', '-f', ...levelArg, inputPath, outputPath] };
+    case 'lzop':
+      return { command: 'lzop', args: ['-q', '-f', ...levelArg, '-o', outputPath, inputPath] };
+    case 'brotli':
+      return { command: 'brotli', args: ['-f', ...(level !== undefined ? ['-q', String(level)] : []), '-o', outputPath, inputPath] };
     default:
       // -c writes to stdout, which runEngine would hold in memory; instead the tool writes `<input>.<suffix>`.
       return { command: format.tool, args: ['-k', '-f', ...levelArg, ...(format.formatArgs ?? []), inputPath] };

@@ -2,7 +2,7 @@
  * The archive formats, by catalogue name. The catalogue's format names are
  * single alphanumeric words, so compressed tarballs use their short
  * extensions: tgz = .tar.gz, tbz2 = .tar.bz2, txz = .tar.xz, tzst = .tar.zst,
- * tlz = .tar.lzma, taz = .tar.Z.
+ * tlz = .tar.lzma, taz = .tar.Z, tzo = .tar.lzo.
  */
 
 /** A container of many entries, written by bsdtar (libarchive) or 7-Zip. */
@@ -15,7 +15,7 @@ export interface ContainerFormat {
 /** One compressed stream holding a single file (gz, xz...): converted by decompressing and recompressing. */
 export interface StreamFormat {
   kind: 'stream';
-  tool: 'gzip' | 'bzip2' | 'xz' | 'zstd' | 'lz4';
+  tool: 'gzip' | 'bzip2' | 'xz' | 'zstd' | 'lz4' | 'lzip' | 'lzop' | 'brotli';
   /** Arguments that pick the container when the tool writes several (xz also writes .lzma). */
   formatArgs?: readonly string[];
   /** Compression levels the tool accepts. */
@@ -37,6 +37,7 @@ export const ARCHIVE_FORMATS: Record<string, ArchiveFormat> = {
   tzst: tar('--zstd', 'zstd:compression-level'),
   tlz: tar('--lzma', 'lzma:compression-level'),
   taz: tar('--compress'),
+  tzo: tar('--lzop', 'lzop:compression-level'),
   cpio: { kind: 'container', writer: { tool: 'bsdtar', format: 'newc' } },
   iso: { kind: 'container', writer: { tool: 'bsdtar', format: 'iso9660' } },
   xar: { kind: 'container', writer: { tool: 'bsdtar', format: 'xar' } },
@@ -55,6 +56,9 @@ export const ARCHIVE_FORMATS: Record<string, ArchiveFormat> = {
   lzma: { kind: 'stream', tool: 'xz', formatArgs: ['--format=lzma'], levels: [0, 9] },
   zst: { kind: 'stream', tool: 'zstd', levels: [1, 19] },
   lz4: { kind: 'stream', tool: 'lz4', levels: [1, 12] },
+  lz: { kind: 'stream', tool: 'lzip', levels: [0, 9] },
+  lzo: { kind: 'stream', tool: 'lzop', levels: [1, 9] },
+  br: { kind: 'stream', tool: 'brotli', levels: [0, 11] },
 };
 
 /** Whether a format takes a compression level, and its range. */

@@ -1,11 +1,30 @@
 import type { FamilyProof } from '../../matrix/family-proof';
 import { verifyMediaOutput, writeMediaSample } from '../ffmpeg/media-proof';
+import { join } from 'node:path';
+import { runEngine } from '../../engine/run-engine';
 import { AUDIO_OUTPUTS } from './audio-formats';
+import { SOX_INPUTS } from './sox-formats';
+
+/** A 1 s 440 Hz tone written by SoX in one of the formats only SoX reads. */
+export async function writeSoxSample(format: string, dir: string, signal: AbortSignal): Promise<string> {
+  const input = SOX_INPUTS[format];
+  if (!input) throw new Error(`no SoX sample recipe for ${format}`);
+  const path = join(dir, `sample.${format}`);
+  const { rate, channels } = input.sample;
+  await runEngine({
+    command: 'sox',
+    args: ['-V1', '-n', '-r', String(rate), '-c', String(channels), '-t', input.type, path, 'synth', '1', 'sine', '440'],
+    timeoutMs: 60_000,
+    signal,
+  });
+  return path;
+}
 
 export function audioProof(): FamilyProof {
   return {
     family: 'audio',
     generateSample(inputFormat, dir, signal) {
+      if (SOX_INPUTS[inputFormat]) return writeSoxSample(inputFormat, dir, signal);
       const profile = AUDIO_OUTPUTS[inputFormat];
       if (!profile) return Promise.reject(new Error(`no sample recipe for ${inputFormat}`));
       return writeMediaSample(inputFormat, profile, dir, signal);

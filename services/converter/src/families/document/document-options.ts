@@ -108,8 +108,15 @@ export function pdfToolOptions(inputFormat: string, outputFormat: string): Conve
   if (['png', 'jpg', 'tiff'].includes(outputFormat)) return [page, dpi];
   if (['svg', 'eps'].includes(outputFormat)) return [page];
   if (outputFormat === 'txt') return [pageFrom, pageTo, layout];
-  if (['html', 'ps'].includes(outputFormat)) return [pageFrom, pageTo];
+  if (['html', 'ps', 'docx', 'odt', 'rtf'].includes(outputFormat)) return [pageFrom, pageTo];
   return [];
+}
+
+/** Options of a DjVu / XPS pair: one page for pictures, a page range for documents and text. */
+export function pageDocumentOptions(outputFormat: string): ConversionOption[] {
+  if (['png', 'jpg'].includes(outputFormat)) return [page, dpi];
+  if (['tiff', 'svg'].includes(outputFormat)) return [page];
+  return [pageFrom, pageTo];
 }
 
 export interface DocumentSettings {

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { ServiceFailure } from '@transmute/contracts';
 import { runEngine } from '../../engine/run-engine';
 import type { ConversionRequest, ConverterFamily, PairDeclaration } from '../family';
-import { PDF_VERSION_CODE, documentSettings, markupOptions, officeOptions, pageRange, pdfToolOptions, type DocumentSettings } from './document-options';
+import { PDF_VERSION_CODE, documentSettings, markupOptions, officeOptions, pageDocumentOptions, pageRange, pdfToolOptions, type DocumentSettings } from './document-options';
 import { MARKUP_READERS, MARKUP_VIA_OFFICE, MARKUP_WRITERS } from './markup-formats';
 import { CSV_DELIMITERS, OFFICE_INPUTS, OFFICE_OUTPUTS, OFFICE_PDF_IMPORT, type OfficeInput } from './office-formats';
 import type { OfficeJob } from './office-pool/office-instance';
@@ -11,6 +11,13 @@ import { OfficePool } from './office-pool/office-pool';
 import type { OfficePoolSettings } from './office-pool/office-pool.config';
 import { convertWithPandoc } from './pandoc';
 import { PDF_TOOL_OUTPUTS, convertWithPdfTools } from './pdf-tools';
+import { PAGE_DOCUMENT_OUTPUTS, convertPageDocument } from './page-documents';
+import { PdfToWordEngine, type PdfToWordSettings } from './pdf-to-word/pdf-to-word-engine';
+
+/** PDF → editable documents: pdf2docx rebuilds a DOCX, LibreOffice turns it into the others (docs/decisions.md, "PDF to Word"). */
+export const PDF_TO_WORD_OUTPUTS = ['docx', 'odt', 'rtf'] as const;
+
+const DEFAULT_PDF_TO_WORD: PdfToWordSettings = { size: 1, timeoutMs: 300_000, maxConversions: 100, python: '/usr/bin/python3' };
 
 /** Writer names that read back as the same pandoc reader: converting to them would be a copy. */
 const WRITER_AS_READER: Record<string, string> = { html5: 'html', docbook5: 'docbook' };
@@ -23,11 +30,13 @@ export class DocumentFamily implements ConverterFamily {
   readonly name = 'document';
   engineVersion = 'LibreOffice, pandoc, poppler, Ghostscript';
   readonly pool: OfficePool;
+  readonly pdfToWord: PdfToWordEngine;
 
   private readonly sofficeCommand: string;
 
-  constructor(config: OfficePoolSettings) {
+  constructor(config: OfficePoolSettings, pdfToWord: PdfToWordSettings = DEFAULT_PDF_TO_WORD) {
     this.pool = new OfficePool(config);
+    this.pdfToWord = new PdfToWordEngine(pdfToWord);
     this.sofficeCommand = config.soffice;
   }
 
@@ -49,6 +58,10 @@ export class DocumentFamily implements ConverterFamily {
       for (const outputFormat of outputs) pairs.push({ inputFormat, outputFormat, options: pdfToolOptions(inputFormat, outputFormat) });
     }
     pairs.push({ inputFormat: 'pdf', outputFormat: 'odg', options: [] });
+    for (const [inputFormat, outputs] of Object.entries(PAGE_DOCUMENT_OUTPUTS)) {
+      for (const outputFormat of outputs) pairs.push({ inputFormat, outputFormat, options: pageDocumentOptions(outputFormat) });
+    }
+    for (const outputFormat of PDF_TO_WORD_OUTPUTS) pairs.push({ inputFormat: 'pdf', outputFormat, options: pdfToolOptions('pdf', outputFormat) });
     return pairs;
   }
 
@@ -68,12 +81,12 @@ export class DocumentFamily implements ConverterFamily {
   }
 
   async stop(): Promise<void> {
-    await this.pool.stop();
+    await Promise.all([this.pool.stop(), this.pdfToWord.stop()]);
   }
 
-  /** Ready while the LibreOffice supervisor is healthy: a routine restart (worn out, crashed, hung) or an idle stop keeps it ready. */
+  /** Ready while the engine supervisors are healthy: a routine restart (worn out, crashed, hung) or an idle stop keeps it ready. */
   isReady(): boolean {
-    return this.pool.isReady;
+    return this.pool.isReady && this.pdfToWord.isReady;
   }
 
   async convert(request: ConversionRequest): Promise<void> {
@@ -85,8 +98,12 @@ export class DocumentFamily implements ConverterFamily {
       await this.convertInOffice(request.inputPath, request.outputPath, office, outputFormat, settings, request.signal);
     } else if (inputFormat in MARKUP_READERS && (outputFormat in MARKUP_WRITERS || outputFormat in MARKUP_VIA_OFFICE)) {
       await this.convertMarkup(request, settings);
+    } else if (inputFormat === 'pdf' && (PDF_TO_WORD_OUTPUTS as readonly string[]).includes(outputFormat)) {
+      await this.convertPdfToWord(request, settings);
     } else if (inputFormat === 'pdf' && outputFormat === 'odg') {
       await this.convertInOffice(request.inputPath, request.outputPath, OFFICE_PDF_IMPORT, 'odg', settings, request.signal);
+    } else if (PAGE_DOCUMENT_OUTPUTS[inputFormat]?.includes(outputFormat)) {
+      await convertPageDocument({ ...request, settings });
     } else if (PDF_TOOL_OUTPUTS[inputFormat]?.includes(outputFormat)) {
       await convertWithPdfTools({ ...request, settings });
     } else {
@@ -116,6 +133,23 @@ export class DocumentFamily implements ConverterFamily {
         },
         request.signal,
       );
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+
+  private async convertPdfToWord(request: ConversionRequest, settings: DocumentSettings): Promise<void> {
+    const pages = { firstPage: settings.pageFrom, lastPage: settings.pageTo };
+    if (request.outputFormat === 'docx') {
+      await this.pdfToWord.convert({ input: request.inputPath, output: request.outputPath, ...pages }, request.signal);
+      return;
+    }
+    const scratch = await mkdtemp(join(dirname(request.outputPath), 'pdf2docx-'));
+    try {
+      const docx = join(scratch, 'rebuilt.docx');
+      await this.pdfToWord.convert({ input: request.inputPath, output: docx, ...pages }, request.signal);
+      request.reportProgress(60);
+      await this.convertInOffice(docx, request.outputPath, OFFICE_INPUTS['docx']!, request.outputFormat, settings, request.signal);
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }

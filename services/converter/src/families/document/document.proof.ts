@@ -2,6 +2,7 @@ import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
 import { OLE2, expectBytes, expectOoxml, expectText, expectZipMimetype, head } from '../../matrix/output-checks';
@@ -96,6 +97,30 @@ const OFFICE_SAMPLES: Record<string, { from: string; filter: string }> = {
   wmf: { from: 'odg', filter: 'draw_wmf_Export' },
 };
 
+/** AbiWord's exporter for each format it writes a sample of (from the ODT sample); zabw is its abw, gzipped. */
+const ABIWORD_SAMPLES: Record<string, string> = { abw: 'abw', awt: 'awt', sxw: 'sxw' };
+/** Gnumeric's ssconvert exporter for each format it writes a sample of (from the CSV sample). */
+const GNUMERIC_SAMPLES: Record<string, string> = { gnumeric: 'Gnumeric_XmlIO:sax' };
+
+/**
+ * OpenXPS (ECMA-388) is Microsoft's XPS under its own namespace and content
+ * types; nothing here writes it, so the XPS sample is rewritten part by part.
+ */
+export const OXPS_FROM_XPS = String.raw`
+import sys, zipfile
+renames = [(b'http://schemas.microsoft.com/xps/2005/06', b'http://schemas.openxps.org/oxps/v1.0'),
+           (b'application/vnd.ms-package.xps-fixeddocumentsequence+xml', b'application/vnd.openxps-fixeddocumentsequence+xml'),
+           (b'application/vnd.ms-package.xps-fixeddocument+xml', b'application/vnd.openxps-fixeddocument+xml'),
+           (b'application/vnd.ms-package.xps-fixedpage+xml', b'application/vnd.openxps-fixedpage+xml')]
+with zipfile.ZipFile(sys.argv[1]) as xps, zipfile.ZipFile(sys.argv[2], 'w', zipfile.ZIP_DEFLATED) as oxps:
+    for part in xps.infolist():
+        data = xps.read(part)
+        if part.filename.endswith(('.fdseq', '.fdoc', '.fpage', '.rels', '.xml')):
+            for old, new in renames:
+                data = data.replace(old, new)
+        oxps.writestr(part.filename, data)
+`;
+
 /** Samples of each format, made once per proof and copied into the directory the runner asks for. */
 export function documentProof(): FamilyProof {
   let scratch: Promise<string> | undefined;
@@ -148,6 +173,24 @@ export function documentProof(): FamilyProof {
     } else if (OFFICE_SAMPLES[format]) {
       const { from, filter } = OFFICE_SAMPLES[format];
       await office(await make(from, signal), path, filter, signal);
+    } else if (ABIWORD_SAMPLES[format]) {
+      await runEngine({ command: 'abiword', args: [`--to=${ABIWORD_SAMPLES[format]}`, '-o', path, await make('odt', signal)], timeoutMs: 60_000, signal, memoryLimitMb: 0 });
+    } else if (format === 'zabw') {
+      await writeFile(path, gzipSync(await readFile(await make('abw', signal))));
+    } else if (GNUMERIC_SAMPLES[format]) {
+      await runEngine({ command: 'ssconvert', args: ['--export-type', GNUMERIC_SAMPLES[format], await make('csv', signal), path], timeoutMs: 60_000, signal, memoryLimitMb: 0 });
+    } else if (format === 'djvu' || format === 'djv') {
+      // pdf2djvu keeps the PDF's text as DjVu's hidden text layer.
+      await runEngine({ command: 'pdf2djvu', args: ['--quiet', '-o', path, await make('pdf', signal)], timeoutMs: 120_000, signal, memoryLimitMb: 0 });
+    } else if (format === 'xps') {
+      await runEngine({
+        command: 'gs',
+        args: ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=xpswrite', `-sOutputFile=${path}`, await make('pdf', signal)],
+        timeoutMs: 120_000,
+        signal,
+      });
+    } else if (format === 'oxps') {
+      await runEngine({ command: 'python3', args: ['-c', OXPS_FROM_XPS, await make('xps', signal), path], timeoutMs: 60_000, signal });
     } else if (format === 'ps') {
       await runEngine({ command: 'pdftops', args: [await make('pdf', signal), path], timeoutMs: 60_000, signal });
     } else if (format === 'eps') {

@@ -26,6 +26,11 @@ export const OFFICE_INPUTS: Record<string, OfficeInput> = {
   ott: { kind: 'text', importFilter: 'writer8_template' },
   fodt: { kind: 'text', importFilter: 'OpenDocument Text Flat XML' },
   rtf: { kind: 'text', importFilter: 'Rich Text Format' },
+  // AbiWord (libabw): its document, gzipped document and template; OpenOffice.org 1.x Writer.
+  abw: { kind: 'text', importFilter: 'AbiWord' },
+  zabw: { kind: 'text', importFilter: 'AbiWord' },
+  awt: { kind: 'text', importFilter: 'AbiWord' },
+  sxw: { kind: 'text', importFilter: 'StarOffice XML (Writer)' },
   txt: { kind: 'text', importFilter: 'Text (encoded)', importOptions: 'UTF8' },
   xls: { kind: 'spreadsheet', importFilter: 'MS Excel 97' },
   xlsx: { kind: 'spreadsheet', importFilter: 'Calc MS Excel 2007 XML' },
@@ -40,6 +45,8 @@ export const OFFICE_INPUTS: Record<string, OfficeInput> = {
   dif: { kind: 'spreadsheet', importFilter: 'DIF' },
   slk: { kind: 'spreadsheet', importFilter: 'SYLK' },
   uos: { kind: 'spreadsheet', importFilter: 'UOF spreadsheet' },
+  // Gnumeric's gzipped XML.
+  gnumeric: { kind: 'spreadsheet', importFilter: 'Gnumeric Spreadsheet' },
   ppt: { kind: 'presentation', importFilter: 'MS PowerPoint 97' },
   pptx: { kind: 'presentation', importFilter: 'Impress MS PowerPoint 2007 XML' },
   pptm: { kind: 'presentation', importFilter: 'Impress MS PowerPoint 2007 XML VBA' },

@@ -5,11 +5,12 @@ import { ffmpegVersion } from '../ffmpeg/ffmpeg-version';
 import { convertMedia } from '../ffmpeg/media-engine';
 import { mediaOptions } from '../ffmpeg/media-options';
 import type { OutputProfile } from '../ffmpeg/media-profile';
+import { SUBTITLE_INPUTS, convertSubtitles, subtitlePairs } from './subtitles';
 import { EXTRACTED_AUDIO, SILENT_INPUTS, VIDEO_OUTPUTS, VIDEO_READ_ONLY, VIDEO_TARGETS } from './video-formats';
 
 /**
- * Video through ffmpeg: between video containers, and a video's sound track
- * out to audio formats. Audio-to-audio is the audio family's, so each pool
+ * Video through ffmpeg: between video containers, a video's sound track
+ * out to audio formats, and text subtitles between their formats. Audio-to-audio is the audio family's, so each pool
  * scales on its own backlog.
  */
 export class VideoFamily implements ConverterFamily {
@@ -35,10 +36,14 @@ export class VideoFamily implements ConverterFamily {
         pairs.push({ inputFormat, outputFormat, options: mediaOptions(AUDIO_OUTPUTS[outputFormat]!) });
       }
     }
+    for (const pair of subtitlePairs()) pairs.push({ ...pair, options: [] });
     return pairs;
   }
 
   convert(request: ConversionRequest): Promise<void> {
+    if (request.inputFormat in SUBTITLE_INPUTS) {
+      return convertSubtitles(request.inputPath, request.outputPath, request.inputFormat, request.outputFormat, request.signal);
+    }
     return convertMedia(request, this.profileFor(request.outputFormat));
   }
 

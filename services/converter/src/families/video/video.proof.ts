@@ -3,6 +3,8 @@ import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
 import { AUDIO_OUTPUTS } from '../audio/audio-formats';
 import { verifyMediaOutput, writeMediaSample } from '../ffmpeg/media-proof';
+import { verifySubtitleOutput, writeSubtitleSample } from './subtitle-proof';
+import { SUBTITLE_INPUTS, SUBTITLE_OUTPUTS } from './subtitles';
 import { VIDEO_OUTPUTS } from './video-formats';
 
 /** ffmpeg arguments for the formats the family reads but does not write. */
@@ -18,6 +20,7 @@ export function videoProof(): FamilyProof {
   return {
     family: 'video',
     async generateSample(inputFormat, dir, signal) {
+      if (inputFormat in SUBTITLE_INPUTS) return writeSubtitleSample(inputFormat, dir, signal);
       const profile = VIDEO_OUTPUTS[inputFormat];
       if (profile) return writeMediaSample(inputFormat, profile, dir, signal);
       const args = READ_ONLY_SAMPLES[inputFormat];
@@ -48,6 +51,7 @@ export function videoProof(): FamilyProof {
       return sample;
     },
     verifyOutput(outputFormat, path) {
+      if (outputFormat in SUBTITLE_OUTPUTS) return verifySubtitleOutput(outputFormat, path);
       const profile = VIDEO_OUTPUTS[outputFormat] ?? AUDIO_OUTPUTS[outputFormat];
       if (!profile) return Promise.reject(new Error(`the video family does not write ${outputFormat}`));
       return verifyMediaOutput(outputFormat, profile, path);

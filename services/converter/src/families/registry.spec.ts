@@ -1,0 +1,38 @@
+import { FAMILIES } from './registry';
+
+/**
+ * The catalogue's readable formats (`GET /v1/formats`) are the union of the
+ * families' inputs. Pinned to the exact numbers, so a format that appears or
+ * disappears is a deliberate change with its proof (docs/decisions.md,
+ * "More readable formats").
+ */
+describe('readable formats across the families', () => {
+  const inputs = Object.fromEntries(
+    Object.entries(FAMILIES).map(([name, make]) => [
+      name,
+      new Set(
+        make()
+          .pairs()
+          .map((pair) => pair.inputFormat),
+      ),
+    ]),
+  );
+
+  it('counts 450 readable formats in all', () => {
+    const all = new Set(Object.values(inputs).flatMap((formats) => [...formats]));
+    expect(all.size).toBe(450);
+  });
+
+  it.each([
+    ['image', 141],
+    ['3d', 16],
+    ['document', 70],
+    ['ebook', 20],
+    ['font', 11],
+    ['video', 76],
+    ['audio', 97],
+    ['archive', 30],
+  ])('the %s family reads %i formats', (family, count) => {
+    expect(inputs[family]!.size).toBe(count);
+  });
+});

@@ -296,3 +296,33 @@ export function keepsAlpha(output: string): boolean {
       return false;
   }
 }
+
+/** Outputs that keep every frame of an animated input read by libvips (GIF and WebP to each other). */
+export const ANIMATED_OUTPUTS = new Set(['gif', 'webp']);
+/** Inputs that can hold an animation; only libvips (gif, webp) passes the frames on. */
+const ANIMATED_INPUTS = new Set(['gif', 'webp', 'apng', 'mng']);
+/** Inputs that can hold several pages or images: the family converts the first (icons: the largest). */
+const MULTI_PAGE_INPUTS = new Set(['pdf', 'ps', 'ai', 'tif', 'tiff', 'ptif', 'dcx', 'fax', 'g3', 'jpm', 'miff']);
+const LAYERED_INPUTS = new Set(['psd', 'psb', 'pdd']);
+const ICON_INPUTS = new Set(['ico', 'cur', 'icns']);
+
+/**
+ * What a pair loses by the nature of its formats, in plain words, or nothing:
+ * shown with the pair so no loss is silent. The fidelity check holds every
+ * output to the rest.
+ */
+export function imagePairNote(input: string, output: string): string | undefined {
+  const notes: string[] = [];
+  const keepsFrames = ANIMATED_OUTPUTS.has(output) && IMAGE_DECODERS[input]?.engine === 'sharp';
+  if (ANIMATED_INPUTS.has(input) && !keepsFrames) notes.push('only the first frame of an animation');
+  if (MULTI_PAGE_INPUTS.has(input)) notes.push('only the first page');
+  if (LAYERED_INPUTS.has(input)) notes.push('layers are flattened');
+  if (ICON_INPUTS.has(input)) notes.push('only the largest icon');
+  const out = canonicalImageFormat(output);
+  if (out === 'pbm' || out === 'xbm' || out === 'wbmp') notes.push('black and white only');
+  else if (out === 'pgm') notes.push('shades of grey only');
+  else if (out === 'svg') notes.push('traced as black-and-white shapes');
+  else if (out === 'gif' || out === 'xpm') notes.push('at most 256 colours');
+  if (!keepsAlpha(output)) notes.push('transparency is flattened onto the background (white unless chosen)');
+  return notes.length > 0 ? notes.join('; ') : undefined;
+}

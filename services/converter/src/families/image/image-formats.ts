@@ -208,7 +208,8 @@ export const IMAGE_ENCODERS: Record<string, ImageEncoder> = {
   exr: { engine: 'ffmpeg', alpha: true },
   bmp: magickOut('BMP', true),
   ico: magickOut('ICO', true),
-  tga: magickOut('TGA', true),
+  // ImageMagick 6 writes TGA rows top-down under a bottom-left origin, so every other reader shows it upside down.
+  tga: { engine: 'ffmpeg', alpha: true },
   ppm: magickOut('PPM', false),
   pgm: magickOut('PGM', false),
   pbm: magickOut('PBM', false),

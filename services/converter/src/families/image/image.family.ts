@@ -245,7 +245,8 @@ function sharpOutput(pipeline: Sharp, format: Extract<ImageEncoder, { engine: 's
     case 'gif':
       return pipeline.gif();
     case 'tiff':
-      return pipeline.tiff();
+      // sharp's default TIFF compression is JPEG (lossy, and unreadable with alpha by ffmpeg); LZW keeps every pixel.
+      return pipeline.tiff({ compression: 'lzw' });
   }
 }
 

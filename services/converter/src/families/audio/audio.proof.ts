@@ -1,10 +1,15 @@
 import type { FamilyProof } from '../../matrix/family-proof';
+import { mediaContentCheck } from '../ffmpeg/media-fidelity';
+import { mediaOptionChecks } from '../ffmpeg/media.option-checks';
 import { verifyMediaOutput, writeMediaSample } from '../ffmpeg/media-proof';
 import { AUDIO_OUTPUTS } from './audio-formats';
 
 export function audioProof(): FamilyProof {
+  const profileOf = (format: string) => AUDIO_OUTPUTS[format];
   return {
     family: 'audio',
+    checkContent: mediaContentCheck(profileOf),
+    optionChecks: mediaOptionChecks(profileOf, ['wav', 'flac']),
     generateSample(inputFormat, dir, signal) {
       const profile = AUDIO_OUTPUTS[inputFormat];
       if (!profile) return Promise.reject(new Error(`no sample recipe for ${inputFormat}`));

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
 import { AUDIO_OUTPUTS } from '../audio/audio-formats';
+import { mediaContentCheck } from '../ffmpeg/media-fidelity';
+import { mediaOptionChecks } from '../ffmpeg/media.option-checks';
 import { verifyMediaOutput, writeMediaSample } from '../ffmpeg/media-proof';
 import { VIDEO_OUTPUTS } from './video-formats';
 
@@ -14,9 +16,13 @@ const READ_ONLY_SAMPLES: Record<string, string[]> = {
   roq: ['-vf', 'scale=160:112', '-r', '30', '-c:v', 'roqvideo', '-c:a', 'roq_dpcm', '-ar', '22050', '-f', 'roq'],
 };
 
+const profileOf = (format: string) => VIDEO_OUTPUTS[format] ?? AUDIO_OUTPUTS[format];
+
 export function videoProof(): FamilyProof {
   return {
     family: 'video',
+    checkContent: mediaContentCheck(profileOf),
+    optionChecks: mediaOptionChecks(profileOf, ['mkv', 'mp4']),
     async generateSample(inputFormat, dir, signal) {
       const profile = VIDEO_OUTPUTS[inputFormat];
       if (profile) return writeMediaSample(inputFormat, profile, dir, signal);

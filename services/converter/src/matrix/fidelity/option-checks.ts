@@ -27,16 +27,18 @@ export interface OptionCheck {
   option: string;
   /** What the option promises, for the report. */
   promise: string;
-  /** Option values of the first and the second conversion. */
-  runs: readonly [Record<string, unknown>, Record<string, unknown>];
+  /** Option values of the first and the second conversion; a function picks them from the pair's own option (its values, its range). */
+  runs: OptionValues | ((pair: PairDeclaration) => OptionValues);
   /** Input formats to convert from, best first; default the first that reaches the output. */
   inputs?: readonly string[];
   /** Outputs this check applies to (another check covers the rest); default all that list the option. */
   outputs?: (outputFormat: string, inputFormat: string) => boolean;
   /** A source other than the family's sample (e.g. a longer clip for trims). */
   source?: (inputFormat: string, dir: string, signal: AbortSignal) => Promise<string>;
-  verify(run: OptionRun): Promise<Finding[]>;
+  verify(run: OptionRun, values: OptionValues): Promise<Finding[]>;
 }
+
+export type OptionValues = readonly [Record<string, unknown>, Record<string, unknown>];
 
 export interface OptionCheckResult extends PairKey {
   option: string;
@@ -113,9 +115,10 @@ export async function runOptionChecks(options: OptionRunOptions): Promise<Option
             await assertProduced(outputPath, pair.outputFormat);
             return outputPath;
           };
-          const first = await convert(check.runs[0], 'first');
-          const second = await convert(check.runs[1], 'second');
-          const findings = await check.verify({ pair: { inputFormat: pair.inputFormat, outputFormat: pair.outputFormat }, source, first, second, scratch: dir, signal });
+          const runs = typeof check.runs === 'function' ? check.runs(pair) : check.runs;
+          const first = await convert(runs[0], 'first');
+          const second = await convert(runs[1], 'second');
+          const findings = await check.verify({ pair: { inputFormat: pair.inputFormat, outputFormat: pair.outputFormat }, source, first, second, scratch: dir, signal }, runs);
           const passed = findings.length > 0 && findings.every((finding) => finding.passed);
           const failed = findings.filter((finding) => !finding.passed);
           const result = { ...base, passed, findings, ms: Date.now() - begin, ...(passed ? {} : { error: failed.map((f) => `${f.check}: ${f.detail}`).join('; ') || 'nothing was compared' }) };

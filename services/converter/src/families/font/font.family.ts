@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { ServiceFailure } from '@transmute/contracts';
 import { runEngine } from '../../engine/run-engine';
 import type { ConversionRequest, ConverterFamily, PairDeclaration } from '../family';
-import { FONT_INPUTS, FONT_OUTPUTS } from './font-formats';
+import { FONT_INPUTS, FONT_OUTPUTS, fontPairNote } from './font-formats';
 
 const TIMEOUT_MS = 2 * 60_000;
 /**
@@ -22,7 +22,7 @@ export class FontFamily implements ConverterFamily {
 
   pairs(): PairDeclaration[] {
     return FONT_INPUTS.flatMap((inputFormat) =>
-      FONT_OUTPUTS.filter((outputFormat) => outputFormat !== inputFormat).map((outputFormat) => ({ inputFormat, outputFormat, options: [] })),
+      FONT_OUTPUTS.filter((outputFormat) => outputFormat !== inputFormat).map((outputFormat) => ({ inputFormat, outputFormat, options: [], note: fontPairNote(inputFormat, outputFormat) })),
     );
   }
 

@@ -54,7 +54,7 @@ export const OUTPUT_FIDELITY: Record<string, ImageFidelity> = {
   ico: LOSSLESS,
   pcx: LOSSLESS,
   pict: LOSSLESS,
-  fits: LOSSLESS,
+  fits: { kind: 'grey', minDb: 25 },
   jp2: LOSSLESS,
   j2k: LOSSLESS,
   // Lossy by design at the default quality 80: JPEG (also inside PDF/EPS/PS), WebP, AVIF, HEIC, JPEG XL,
@@ -83,6 +83,7 @@ export const OUTPUT_FIDELITY: Record<string, ImageFidelity> = {
   svg: { kind: 'traced', minAgreement: 0.9 },
 };
 
+const ICON_MAX = 256;
 /** Alpha must come back within this many levels (of 255) where the target keeps it. */
 const ALPHA_TOLERANCE = { lossless: 2, lossy: 24 };
 /** The lossy bar for black-and-white sources, whose hard edges ring under JPEG-like codecs. */
@@ -181,8 +182,9 @@ export async function read(path: string, format: string, side: 'input' | 'output
   throw new Error(`no reader could decode it (${refused.join('; ')})`);
 }
 
-export async function compare(findings: Findings, pair: CheckedPair, fidelity: ImageFidelity, source: Reading, output: Reading): Promise<void> {
-  const { image: src } = source;
+export async function compare(findings: Findings, pair: CheckedPair, declared: ImageFidelity, source: Reading, output: Reading): Promise<void> {
+  let fidelity = declared;
+  let src = source.image;
   let out = output.image;
   const size = `source ${src.width}x${src.height}, output ${out.width}x${out.height}`;
   if (fidelity.kind === 'traced') {
@@ -194,6 +196,14 @@ export async function compare(findings: Findings, pair: CheckedPair, fidelity: I
     // Two renderers may round a page's size in points to pixels differently.
     findings.expect('dimensions', true, `${size} (a rendered page: one pixel of rounding allowed)`);
     out = await resized(out, src.width, src.height);
+  } else if (pair.outputFormat === 'ico' && Math.max(src.width, src.height) > ICON_MAX) {
+    // An icon holds at most 256 pixels a side: the picture is scaled to fit.
+    const scale = ICON_MAX / Math.max(src.width, src.height);
+    const fits = Math.abs(out.width - Math.round(src.width * scale)) <= 1 && Math.abs(out.height - Math.round(src.height * scale)) <= 1;
+    if (!findings.expect('dimensions', fits, `${size} (an icon holds at most ${ICON_MAX} a side)`)) return;
+    // Two scalers never agree to the pixel: the scaled picture is held to a PSNR.
+    src = await resized(src, out.width, out.height);
+    fidelity = lossy(25);
   } else if (!findings.expect('dimensions', src.width === out.width && src.height === out.height, size)) {
     return;
   }

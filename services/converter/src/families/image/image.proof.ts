@@ -16,13 +16,14 @@ const HEIGHT = 48;
 const ENGINE_TIMEOUT_MS = 60_000;
 
 /**
- * A small picture with colour, detail and a half-transparent corner, drawn as
- * SVG and rasterised by libvips; `frame` moves the circle, so the frames of an
- * animated sample differ and a lost frame shows.
+ * A small picture with colour and detail on the left, and on the right a
+ * transparent strip holding a half-transparent square (so alpha is there to
+ * keep), drawn as SVG and rasterised by libvips; `frame` moves the circle, so
+ * the frames of an animated sample differ and a lost frame shows.
  */
 const pictureSvg = (frame = 0) => `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">
   <defs><linearGradient id="g"><stop offset="0" stop-color="#d01060"/><stop offset="1" stop-color="#1060d0"/></linearGradient></defs>
-  <rect width="${WIDTH}" height="${HEIGHT}" fill="url(#g)"/>
+  <rect width="44" height="${HEIGHT}" fill="url(#g)"/>
   <circle cx="${22 + frame * 8}" cy="24" r="14" fill="#ffd000"/>
   <rect x="44" y="6" width="16" height="16" fill="#000" fill-opacity="0.5"/>
   <path d="M4 44 L60 30" stroke="#fff" stroke-width="3"/>

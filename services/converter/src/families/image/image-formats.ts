@@ -319,9 +319,11 @@ export function imagePairNote(input: string, output: string): string | undefined
   if (MULTI_PAGE_INPUTS.has(input)) notes.push('only the first page');
   if (LAYERED_INPUTS.has(input)) notes.push('layers are flattened');
   if (ICON_INPUTS.has(input)) notes.push('only the largest icon');
+  if (canonicalImageFormat(input) === 'fits') notes.push('only the first frame (image plane) of a FITS cube');
   const out = canonicalImageFormat(output);
   if (out === 'pbm' || out === 'xbm' || out === 'wbmp') notes.push('black and white only');
-  else if (out === 'pgm') notes.push('shades of grey only');
+  else if (out === 'pgm' || out === 'fits') notes.push('shades of grey only');
+  if (out === 'ico') notes.push('at most 256 pixels a side');
   else if (out === 'svg') notes.push('traced as black-and-white shapes');
   else if (out === 'gif' || out === 'xpm') notes.push('at most 256 colours');
   if (!keepsAlpha(output)) notes.push('transparency is flattened onto the background (white unless chosen)');

@@ -325,7 +325,7 @@ export function imagePairNote(input: string, output: string): string | undefined
   else if (out === 'pgm' || out === 'fits') notes.push('shades of grey only');
   if (out === 'ico') notes.push('at most 256 pixels a side');
   else if (out === 'svg') notes.push('traced as black-and-white shapes');
-  else if (out === 'gif' || out === 'xpm') notes.push('at most 256 colours');
+  else if (out === 'gif' || out === 'xpm') notes.push('at most 256 colours, and transparency is all or nothing');
   if (!keepsAlpha(output)) notes.push('transparency is flattened onto the background (white unless chosen)');
   return notes.length > 0 ? notes.join('; ') : undefined;
 }

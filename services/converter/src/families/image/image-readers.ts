@@ -114,11 +114,24 @@ export function readersOf(format: string): ReaderEngine[] {
   return [...new Set(readers)];
 }
 
+/**
+ * Readers that must come first whatever wrote the file, and why: ImageMagick 6
+ * reads a HEIC's colour but drops its alpha plane (every pixel opaque), so
+ * libheif's heif-convert, a program apart from the heif-enc that wrote it, reads HEIC.
+ */
+export const PREFERRED_READERS: Record<string, { reader: ReaderEngine; why: string }> = {
+  heic: { reader: 'libheif', why: 'ImageMagick drops the alpha plane of HEIC' },
+  heif: { reader: 'libheif', why: 'ImageMagick drops the alpha plane of HEIC' },
+  hif: { reader: 'libheif', why: 'ImageMagick drops the alpha plane of HEIC' },
+};
+
 /** Readers for a file, those other than `avoid` (its writer or decoder) first; the writer itself last, if it reads. */
 export function readerOrder(format: string, avoid: ReaderEngine): ReaderEngine[] {
   const readers = readersOf(format);
   if (readers.length === 0) throw new Error(`no reader for ${format} images`);
-  return [...readers.filter((reader) => reader !== avoid), ...readers.filter((reader) => reader === avoid)];
+  const preferred = PREFERRED_READERS[format]?.reader;
+  const ordered = [...readers.filter((reader) => reader !== avoid), ...readers.filter((reader) => reader === avoid)];
+  return preferred ? [preferred, ...ordered.filter((reader) => reader !== preferred)] : ordered;
 }
 
 export interface Decoded {

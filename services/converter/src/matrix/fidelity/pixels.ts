@@ -137,3 +137,17 @@ export function isBitonal(image: Rgba): boolean {
   }
   return true;
 }
+
+/** Alpha cut at half: what a format with all-or-nothing transparency (GIF) can keep. */
+export function thresholdAlpha(image: Rgba): Rgba {
+  const data = Buffer.from(image.data);
+  for (let i = 3; i < data.length; i += 4) data[i] = data[i]! >= 128 ? 255 : 0;
+  return { ...image, data };
+}
+
+/** Share of pixels that are less than half opaque. */
+export function transparentShare(image: Rgba): number {
+  let clear = 0;
+  for (let i = 3; i < image.data.length; i += 4) if (image.data[i]! < 128) clear += 1;
+  return clear / (image.data.length / 4);
+}

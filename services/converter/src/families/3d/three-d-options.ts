@@ -47,5 +47,7 @@ export function threeDSettings(options: Readonly<Record<string, unknown>>): Thre
 export function assimpExportArgs(input: string, output: string, outputFormat: string, settings: ThreeDSettings): string[] {
   const exporter = THREE_D_EXPORTERS[outputFormat]!;
   const id = settings.binary && exporter.binary ? exporter.binary : exporter.text;
-  return ['export', input, output, `-f${id}`, ...(settings.joinVertices ? ['-jiv'] : [])];
+  // 3MF holds triangles only, and assimp's writer keeps one triangle of each quad unless the mesh is triangulated first.
+  const triangulate = outputFormat === '3mf' ? ['-tri'] : [];
+  return ['export', input, output, `-f${id}`, ...triangulate, ...(settings.joinVertices ? ['-jiv'] : [])];
 }

@@ -1,11 +1,12 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
-import type { WithdrawnPair } from '../../matrix/family-proof';
+import type { NarrowedOption, WithdrawnPair } from '../../matrix/family-proof';
 import { type ContentCheck, type Finding, Findings } from '../../matrix/fidelity/findings';
 import type { OptionCheck } from '../../matrix/fidelity/option-checks';
 import { toolsPython } from '../../matrix/fidelity/tools-python';
 import { THREE_D_UNSUPPORTED_PAIRS } from './three-d-formats';
+import { JOIN_HAS_NO_EFFECT } from './three-d-options';
 
 /** What a reader finds in a model: unique corner positions, triangles, surface area and bounding box. */
 export interface MeshFacts {
@@ -153,6 +154,9 @@ export const THREE_D_WITHDRAWN: WithdrawnPair[] = [...THREE_D_UNSUPPORTED_PAIRS]
   return { inputFormat, outputFormat, reason: 'assimp drops or breaks the mesh (the matrix found no faces, or assimp fails)' };
 });
 
+/** Options taken off some outputs because the option checks measured no effect there. */
+export const THREE_D_NARROWED: NarrowedOption[] = Object.entries(JOIN_HAS_NO_EFFECT).map(([output, reason]) => ({ option: 'join_vertices', where: `${output} outputs`, reason }));
+
 export const THREE_D_OPTION_CHECKS: OptionCheck[] = [
   {
     option: 'encoding',
@@ -210,9 +214,10 @@ export async function storedVertices(path: string, format: string, signal: Abort
     case 'x':
       return Number(/Mesh\s*\w*\s*\{\s*(\d+);/.exec(text)?.[1] ?? 0);
     case 'x3d':
-      return (/<Coordinate[^>]*point="([^"]*)"/.exec(text)?.[1]?.trim().split(/[\s,]+/).length ?? 0) / 3;
+      return (/<Coordinate[^>]*point=["']([^"']*)["']/.exec(text)?.[1]?.trim().split(/[\s,]+/).length ?? 0) / 3;
     case '3mf': {
-      const { stdout } = await runEngine({ command: 'bsdtar', args: ['-xOf', path, '3D/3dmodel.model'], timeoutMs: TIMEOUT_MS, signal });
+      // The model part's name varies in case (3D/3DModel.model); any .model part holds the mesh.
+      const { stdout } = await runEngine({ command: 'bsdtar', args: ['-xOf', path, '--include', '*.model'], timeoutMs: TIMEOUT_MS, signal });
       return (stdout.match(/<vertex\b/g) ?? []).length;
     }
     case '3ds': {

@@ -4,7 +4,7 @@ import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
 import { head as readHead } from '../../matrix/output-checks';
 import { THREE_D_EXPORTERS } from './three-d-formats';
-import { THREE_D_OPTION_CHECKS, THREE_D_WITHDRAWN, threeDContentCheck } from './three-d.fidelity';
+import { THREE_D_NARROWED, THREE_D_OPTION_CHECKS, THREE_D_WITHDRAWN, threeDContentCheck } from './three-d.fidelity';
 
 const TIMEOUT_MS = 60_000;
 
@@ -144,6 +144,7 @@ export function threeDProof(): FamilyProof {
     checkContent: threeDContentCheck(),
     optionChecks: THREE_D_OPTION_CHECKS,
     withdrawn: THREE_D_WITHDRAWN,
+    narrowed: THREE_D_NARROWED,
 
     async generateSample(format: string, dir: string, signal: AbortSignal): Promise<string> {
       const sample = join(dir, `sample.${format}`);

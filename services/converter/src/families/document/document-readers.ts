@@ -234,10 +234,12 @@ export async function readDocument(path: string, format: string, signal: AbortSi
     case 'docm':
     case 'dotx':
       return { ...(await python('docx', path, scratch, signal)), reader: 'the OOXML text (word/document.xml)' };
+    case 'rtf':
+      return { reader: 'pandoc', text: (await run('pandoc', ['--from', 'rtf', '--to', 'plain', path], signal)).stdout };
     case 'odt':
     case 'ott':
-    case 'rtf':
-      return { reader: 'pandoc', text: (await run('pandoc', ['--from', format === 'ott' ? 'odt' : format, '--to', 'plain', path], signal)).stdout };
+      // pandoc's ODT reader misses text inside sections (a notebook's cells): the XML is read instead.
+      return { ...(await python('odf', path, scratch, signal)), reader: 'the OpenDocument XML (content.xml)' };
     case 'epub':
       return { ...(await python('epub', path, scratch, signal)), reader: 'the EPUB spine (XHTML)' };
     case 'odp':

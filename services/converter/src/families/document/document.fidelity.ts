@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { runEngine } from '../../engine/run-engine';
@@ -9,7 +9,7 @@ import { CELLS, PAGES, cellWords, pageWords } from './document-sample-content';
 import { type DocumentReading, parseCsv, readDocument } from './document-readers';
 import { MARKUP_READERS } from './markup-formats';
 import { OFFICE_INPUTS } from './office-formats';
-import type { OptionCheck } from '../../matrix/fidelity/option-checks';
+import type { OptionCheck, OptionRun } from '../../matrix/fidelity/option-checks';
 
 /** What a sample of an input format holds (document-sample-content.ts). */
 export type SampleKind = 'paged' | 'flow' | 'sheet' | 'slides' | 'first-page';
@@ -63,6 +63,12 @@ export function documentContentCheck(): ContentCheck {
       }
       if (pair.outputFormat === 'ps' || pair.outputFormat === 'eps' || (['ps', 'eps'].includes(pair.inputFormat) && pair.outputFormat === 'pdf')) {
         await checkDrawnPages(findings, pair, outputPath, kind === 'first-page' || pair.outputFormat === 'eps' ? 1 : PAGES.length, scratch, signal);
+        return findings.list;
+      }
+      if (pair.note?.includes('kept as one picture')) {
+        const listing = pair.outputFormat.startsWith('f') ? await readFile(outputPath, 'latin1') : (await runEngine({ command: 'bsdtar', args: ['-tf', outputPath], timeoutMs: 60_000, signal })).stdout;
+        findings.expect('declared', true, pair.note);
+        findings.expect('picture kept', /Pictures\/|<draw:image/.test(listing), /Pictures\/|<draw:image/.test(listing) ? 'the drawing holds the metafile as a picture' : 'no picture in the drawing');
         return findings.list;
       }
       let reading: DocumentReading | undefined;
@@ -149,6 +155,30 @@ async function twoColumnPdf(dir: string, signal: AbortSignal): Promise<string> {
 
 const PAGE_TWO = pageWords(PAGES.slice(1, 2));
 const PAGE_ONE = pageWords(PAGES.slice(0, 1));
+/** How a file asks its reader to build a table of contents, where the reader builds it (the headings are not repeated as text). */
+const TOC_MARKERS: Record<string, RegExp> = {
+  rst: /\.\. contents::/,
+  tex: /\\tableofcontents/,
+  org: /#\+TOC|toc:t|:toc:/i,
+  adoc: /:toc:/,
+  docx: /TOC \\o|Table of Contents/,
+  odt: /text:table-of-content\b/,
+};
+
+/** Pages of a PostScript result, as Ghostscript renders them (its text cannot be read back). */
+async function pageCounts(run: OptionRun, asked: string, expected: (whole: number, result: number) => boolean) {
+  const findings = new Findings();
+  const count = async (path: string, name: string) => {
+    const dir = join(run.scratch, name);
+    await mkdir(dir, { recursive: true });
+    await runEngine({ command: 'gs', args: ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=png16m', '-r18', `-sOutputFile=${join(dir, 'p-%03d.png')}`, path], timeoutMs: 120_000, signal: run.signal });
+    return (await readdir(dir)).length;
+  };
+  const [whole, result] = [await count(run.first, 'whole'), await count(run.second, 'result')];
+  findings.expect('pages', expected(whole, result), `${whole} pages without, ${result} with ${asked} (Ghostscript renders them)`);
+  return findings.list;
+}
+
 /** The second heading with its number, as a reader shows it ("2 Second foxtrot", "2. Second foxtrot"). */
 const NUMBERED_HEADING = /\b2\.?\s+second\s+foxtrot/i;
 const has = (text: string, words: readonly string[]) => wordsInOrder(words, text).found === words.length;
@@ -162,6 +192,7 @@ export const DOCUMENT_OPTION_CHECKS: OptionCheck[] = [
     runs: [{}, { page_from: 2 }],
     async verify(run) {
       const findings = new Findings();
+      if (run.pair.outputFormat === 'ps') return pageCounts(run, 'page_from 2', (whole, from) => from === whole - 1);
       const [whole, from] = [await readDocument(run.first, run.pair.outputFormat, run.signal, run.scratch), await readDocument(run.second, run.pair.outputFormat, run.signal, run.scratch)];
       findings.expect('first page left out', has(whole.text, PAGE_ONE) && !has(from.text, PAGE_ONE) && has(from.text, PAGE_TWO), `without: page 1 words ${has(whole.text, PAGE_ONE)}; page_from 2: page 1 words ${has(from.text, PAGE_ONE)}, page 2 words ${has(from.text, PAGE_TWO)}`);
       if (whole.pages && from.pages) findings.expect('pages', from.pages.length === whole.pages.length - 1, `${whole.pages.length} pages without, ${from.pages.length} from page 2`);
@@ -176,6 +207,7 @@ export const DOCUMENT_OPTION_CHECKS: OptionCheck[] = [
     runs: [{}, { page_to: 1 }],
     async verify(run) {
       const findings = new Findings();
+      if (run.pair.outputFormat === 'ps') return pageCounts(run, 'page_to 1', (_whole, to) => to === 1);
       const [whole, to] = [await readDocument(run.first, run.pair.outputFormat, run.signal, run.scratch), await readDocument(run.second, run.pair.outputFormat, run.signal, run.scratch)];
       findings.expect('later pages left out', has(whole.text, PAGE_TWO) && !has(to.text, PAGE_TWO) && has(to.text, PAGE_ONE), `without: page 2 words ${has(whole.text, PAGE_TWO)}; page_to 1: page 2 words ${has(to.text, PAGE_TWO)}, page 1 words ${has(to.text, PAGE_ONE)}`);
       if (to.pages) findings.expect('pages', to.pages.length === 1, `${to.pages.length} pages up to page 1`);
@@ -215,6 +247,14 @@ export const DOCUMENT_OPTION_CHECKS: OptionCheck[] = [
     runs: [{ table_of_contents: false }, { table_of_contents: true }],
     async verify(run) {
       const findings = new Findings();
+      const marker = TOC_MARKERS[run.pair.outputFormat];
+      if (marker) {
+        // Formats whose reader builds the table itself: the file must ask for one.
+        const raw = async (path: string) => (['docx', 'odt'].includes(run.pair.outputFormat) ? (await runEngine({ command: 'bsdtar', args: ['-xOf', path], timeoutMs: 60_000, signal: run.signal })).stdout : await readFile(path, 'utf8'));
+        const [without, withToc] = [marker.test(await raw(run.first)), marker.test(await raw(run.second))];
+        findings.expect('table asked for', !without && withToc, `${String(marker)} without: ${without}; with table_of_contents: ${withToc}`);
+        return findings.list;
+      }
       const count = async (path: string) => wordsOf((await readDocument(path, run.pair.outputFormat, run.signal, run.scratch)).text).filter((word) => word === 'foxtrot').length;
       const [without, withToc] = [await count(run.first), await count(run.second)];
       findings.expect('headings listed', withToc > without, `the heading word "foxtrot" appears ${without} times without, ${withToc} times with a table of contents`);
@@ -228,7 +268,9 @@ export const DOCUMENT_OPTION_CHECKS: OptionCheck[] = [
     runs: [{ number_sections: false }, { number_sections: true }],
     async verify(run) {
       const findings = new Findings();
-      const numbered = async (path: string) => NUMBERED_HEADING.test((await readDocument(path, run.pair.outputFormat, run.signal, run.scratch)).text);
+      // LaTeX numbers sections itself unless the preamble turns numbering off.
+      const numbered = async (path: string) =>
+        run.pair.outputFormat === 'tex' ? !/secnumdepth\}\{-\\maxdimen\}/.test(await readFile(path, 'utf8')) : NUMBERED_HEADING.test((await readDocument(path, run.pair.outputFormat, run.signal, run.scratch)).text);
       const [plain, numberedRun] = [await numbered(run.first), await numbered(run.second)];
       findings.expect('numbers', !plain && numberedRun, `"2 Second foxtrot" without: ${plain}; with number_sections: ${numberedRun}`);
       return findings.list;

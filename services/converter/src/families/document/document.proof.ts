@@ -8,6 +8,7 @@ import { OLE2, expectBytes, expectOoxml, expectText, expectZipMimetype, head } f
 import { type SampleMaker, cachedSampleMaker, copiedSampleProof } from '../../matrix/sample-cache';
 import { CREOLE, CSV, MARKDOWN, PAGED_HTML, T2T, TEXT, TSV } from './document-sample-content';
 import { DOCUMENT_OPTION_CHECKS, documentContentCheck } from './document.fidelity';
+import { MARKUP_NARROWED } from './markup-formats';
 
 /** A word every sample carries, so text outputs can be checked for content, not only shape. */
 export const SAMPLE_WORD = 'Transmute';
@@ -146,7 +147,7 @@ export function documentProof(): FamilyProof {
     return path;
   });
 
-  return { ...copiedSampleProof('document', make, verifyDocumentOutput), checkContent: documentContentCheck(), optionChecks: DOCUMENT_OPTION_CHECKS };
+  return { ...copiedSampleProof('document', make, verifyDocumentOutput), checkContent: documentContentCheck(), optionChecks: DOCUMENT_OPTION_CHECKS, narrowed: [...MARKUP_NARROWED] };
 }
 
 /** Checks that `path` really is a `format` file. */

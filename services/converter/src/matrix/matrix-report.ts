@@ -23,7 +23,18 @@ export interface MatrixReport {
   fidelity: boolean;
   families: FamilyMatrixReport[];
   figures: FamilyFigures[];
-  totals: { listed: number; run: number; passed: number; failed: number; noted: number; withdrawn: number; narrowed: number; optionChecks: number; optionChecksFailed: number; seconds: number };
+  totals: {
+    listed: number;
+    run: number;
+    passed: number;
+    failed: number;
+    noted: number;
+    withdrawn: number;
+    narrowed: number;
+    optionChecks: number;
+    optionChecksFailed: number;
+    seconds: number;
+  };
 }
 
 export function figuresOf(family: FamilyMatrixReport): FamilyFigures {

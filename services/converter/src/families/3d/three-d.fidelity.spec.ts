@@ -25,7 +25,9 @@ describe('3d content check', () => {
 
   it('passes the same box and fails one missing a face', async () => {
     expect(failed(await check({ inputFormat: 'obj', outputFormat: 'obj' }, source, await obj('same.obj', CUBE_OBJ), signal()))).toEqual([]);
-    const open = CUBE_OBJ.split('\n').filter((line) => line !== 'f 3 7 8 4').join('\n');
+    const open = CUBE_OBJ.split('\n')
+      .filter((line) => line !== 'f 3 7 8 4')
+      .join('\n');
     expect(failed(await check({ inputFormat: 'obj', outputFormat: 'obj' }, source, await obj('open.obj', open), signal()))).toEqual(['faces', 'surface area']);
   });
 
@@ -35,9 +37,11 @@ describe('3d content check', () => {
   });
 
   it('measures ASCII PLY and STEP text', () => {
-    const ply = 'ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n4 0 1 2 3\n';
+    const ply =
+      'ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n4 0 1 2 3\n';
     expect(measurePly(ply)).toMatchObject({ vertices: 4, triangles: 2, area: 1, min: [0, 0, 0], max: [1, 1, 0] });
-    const step = "#1=CARTESIAN_POINT('',(0.0,0.0,0.0));\n#2=CARTESIAN_POINT('',(1.0,2.0,3.0));\n#3=CARTESIAN_POINT('',(4.0,5.0,6.0));\n#4=VERTEX_POINT('',#2);\n#5=VERTEX_POINT('',#3);\n";
+    const step =
+      "#1=CARTESIAN_POINT('',(0.0,0.0,0.0));\n#2=CARTESIAN_POINT('',(1.0,2.0,3.0));\n#3=CARTESIAN_POINT('',(4.0,5.0,6.0));\n#4=VERTEX_POINT('',#2);\n#5=VERTEX_POINT('',#3);\n";
     expect(readStep(step)).toMatchObject({ vertices: 2, min: [1, 2, 3], max: [4, 5, 6] });
   });
 });

@@ -68,7 +68,9 @@ export function measurePly(text: string): Omit<MeshFacts, 'reader'> {
 
 /** A STEP file's vertex points (VERTEX_POINT → CARTESIAN_POINT) and face bounds: read from its text (ISO 10303-21). */
 export function readStep(text: string): MeshFacts {
-  const byId = new Map([...text.matchAll(/#(\d+)=CARTESIAN_POINT\('[^']*',\(([^)]*)\)\)/g)].map((match) => [match[1]!, match[2]!.split(',').map(Number) as [number, number, number]]));
+  const byId = new Map(
+    [...text.matchAll(/#(\d+)=CARTESIAN_POINT\('[^']*',\(([^)]*)\)\)/g)].map((match) => [match[1]!, match[2]!.split(',').map(Number) as [number, number, number]]),
+  );
   const vertexIds = [...text.matchAll(/VERTEX_POINT\('[^']*',#(\d+)\)/g)].map((match) => match[1]!);
   // Points that are vertices; without VERTEX_POINTs, every point but the placements' origins.
   const placed = new Set([...text.matchAll(/AXIS2_PLACEMENT_3D\('[^']*',#(\d+)/g)].map((match) => match[1]!));
@@ -112,10 +114,18 @@ export function compareMeshes(source: MeshFacts, output: MeshFacts, format: stri
   if (note?.includes('turned')) {
     const extents = (facts: MeshFacts) => facts.max.map((value, i) => value - facts.min[i]!).sort((a, b) => a - b);
     const [a, b] = [extents(source), extents(output)];
-    findings.expect('bounding box', a.every((value, i) => Math.abs(value - b[i]!) <= size * 1e-3), `extents ${a.map((v) => v.toFixed(3)).join(' x ')} and ${b.map((v) => v.toFixed(3)).join(' x ')} (declared: ${note}); boxes ${box(source)} and ${box(output)}`);
+    findings.expect(
+      'bounding box',
+      a.every((value, i) => Math.abs(value - b[i]!) <= size * 1e-3),
+      `extents ${a.map((v) => v.toFixed(3)).join(' x ')} and ${b.map((v) => v.toFixed(3)).join(' x ')} (declared: ${note}); boxes ${box(source)} and ${box(output)}`,
+    );
   } else {
     const off = [...source.min.map((value, i) => Math.abs(value - output.min[i]!)), ...source.max.map((value, i) => Math.abs(value - output.max[i]!))];
-    findings.expect('bounding box', off.every((value) => value <= size * 1e-3), `source ${box(source)}, output ${box(output)}`);
+    findings.expect(
+      'bounding box',
+      off.every((value) => value <= size * 1e-3),
+      `source ${box(source)}, output ${box(output)}`,
+    );
   }
   if (format === 'stp') {
     // STEP keeps corner points and faces, not triangles.
@@ -167,7 +177,11 @@ export const THREE_D_OPTION_CHECKS: OptionCheck[] = [
       const findings = new Findings();
       const text = (bytes: Buffer) => /^(solid|ply\r?\nformat ascii)/.test(bytes.subarray(0, 40).toString('latin1'));
       const [binary, ascii] = [await readFile(run.first), await readFile(run.second)];
-      findings.expect('encoding', !text(binary) && text(ascii), `binary starts ${JSON.stringify(binary.subarray(0, 12).toString('latin1'))}; ascii starts ${JSON.stringify(ascii.subarray(0, 12).toString('latin1'))}`);
+      findings.expect(
+        'encoding',
+        !text(binary) && text(ascii),
+        `binary starts ${JSON.stringify(binary.subarray(0, 12).toString('latin1'))}; ascii starts ${JSON.stringify(ascii.subarray(0, 12).toString('latin1'))}`,
+      );
       const [a, b] = [await readMesh(run.first, run.pair.outputFormat, run.scratch, run.signal), await readMesh(run.second, run.pair.outputFormat, run.scratch, run.signal)];
       for (const finding of compareMeshes(a, b, run.pair.outputFormat)) if (finding.check !== 'reader') findings.expect(`same ${finding.check}`, finding.passed, finding.detail);
       return findings.list;
@@ -206,7 +220,10 @@ export async function storedVertices(path: string, format: string, signal: Abort
     case 'stl':
       return /^solid/.test(text) ? (text.match(/\bvertex\b/g) ?? []).length : bytes.readUInt32LE(80) * 3;
     case 'glb': {
-      const json = JSON.parse(bytes.subarray(20, 20 + bytes.readUInt32LE(12)).toString('utf8')) as { meshes?: { primitives?: { attributes?: { POSITION?: number } }[] }[]; accessors?: { count: number }[] };
+      const json = JSON.parse(bytes.subarray(20, 20 + bytes.readUInt32LE(12)).toString('utf8')) as {
+        meshes?: { primitives?: { attributes?: { POSITION?: number } }[] }[];
+        accessors?: { count: number }[];
+      };
       return (json.meshes ?? []).flatMap((mesh) => mesh.primitives ?? []).reduce((sum, primitive) => sum + (json.accessors?.[primitive.attributes?.POSITION ?? -1]?.count ?? 0), 0);
     }
     case 'dae':
@@ -214,7 +231,12 @@ export async function storedVertices(path: string, format: string, signal: Abort
     case 'x':
       return Number(/Mesh\s*\w*\s*\{\s*(\d+);/.exec(text)?.[1] ?? 0);
     case 'x3d':
-      return (/<Coordinate[^>]*point=["']([^"']*)["']/.exec(text)?.[1]?.trim().split(/[\s,]+/).length ?? 0) / 3;
+      return (
+        (/<Coordinate[^>]*point=["']([^"']*)["']/
+          .exec(text)?.[1]
+          ?.trim()
+          .split(/[\s,]+/).length ?? 0) / 3
+      );
     case '3mf': {
       // The model part's name varies in case (3D/3DModel.model); any .model part holds the mesh.
       const { stdout } = await runEngine({ command: 'bsdtar', args: ['-xOf', path, '--include', '*.model'], timeoutMs: TIMEOUT_MS, signal });

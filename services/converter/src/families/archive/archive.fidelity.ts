@@ -89,11 +89,17 @@ export function compareTrees(source: ArchiveTree, output: ArchiveTree): Finding[
   findings.expect(
     'file list',
     missing.length === 0 && extra.length === 0,
-    missing.length + extra.length === 0 ? `${source.files.size} files, the same names` : `missing: ${missing.join(', ') || 'none'}; not in the source: ${extra.join(', ') || 'none'}`,
+    missing.length + extra.length === 0
+      ? `${source.files.size} files, the same names`
+      : `missing: ${missing.join(', ') || 'none'}; not in the source: ${extra.join(', ') || 'none'}`,
   );
   const changed = names(source).filter((name) => output.files.has(name) && output.files.get(name)!.sha256 !== source.files.get(name)!.sha256);
   const bytes = [...source.files.values()].reduce((sum, file) => sum + file.size, 0);
-  findings.expect('bytes', changed.length === 0 && missing.length === 0, changed.length === 0 ? `every file byte for byte (${bytes} bytes, SHA-256)` : `different bytes: ${changed.join(', ')}`);
+  findings.expect(
+    'bytes',
+    changed.length === 0 && missing.length === 0,
+    changed.length === 0 ? `every file byte for byte (${bytes} bytes, SHA-256)` : `different bytes: ${changed.join(', ')}`,
+  );
   return findings.list;
 }
 

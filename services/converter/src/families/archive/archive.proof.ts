@@ -113,39 +113,39 @@ const FLAT_ENTRIES = ['readme.txt', 'docs/notes.md', 'docs/data/random.bin'];
 
 /** Writes a `format` sample of the tree into `dir`; `text` is the readme's content. */
 export async function writeArchiveSample(format: string, dir: string, signal: AbortSignal, text = TEXT): Promise<string> {
-      const tree = join(dir, 'tree');
-      await writeTree(tree, text);
-      const sample = join(dir, `sample.${format}`);
-      const stream = STREAM_WRITERS[format];
-      if (stream) {
-        const file = join(dir, 'sample');
-        await writeFile(file, text);
-        const call = stream(file);
-        await run(call.command, call.args, signal);
-        return sample;
-      }
-      if (format === 'deb') {
-        await mkdir(join(tree, 'DEBIAN'), { recursive: true });
-        await writeFile(
-          join(tree, 'DEBIAN', 'control'),
-          'Package: transmute-sample\nVersion: 1.0\nArchitecture: all\nMaintainer: Transmute <dev@example.invalid>\nDescription: sample\n',
-        );
-        await run('dpkg-deb', ['--root-owner-group', '--build', tree, sample], signal);
-        return sample;
-      }
-      if (format === 'ar' || format === 'warc') {
-        // ar and WARC hold files only, no folders.
-        await run('bsdtar', ['-c', '-f', sample, '--format', format === 'ar' ? 'argnu' : 'warc', '-C', tree, ...FLAT_ENTRIES], signal);
-        return sample;
-      }
-      if (format === 'cab') {
-        await run('gcab', ['-c', sample, ...FLAT_ENTRIES], signal, tree);
-        return sample;
-      }
-      const writer = SAMPLE_WRITERS[format];
-      if (!writer) throw new Error(`no sample recipe for ${format}`);
-      await run('bsdtar', ['-c', '-f', sample, ...writer, '-C', tree, 'readme.txt', 'docs'], signal);
-      return sample;
+  const tree = join(dir, 'tree');
+  await writeTree(tree, text);
+  const sample = join(dir, `sample.${format}`);
+  const stream = STREAM_WRITERS[format];
+  if (stream) {
+    const file = join(dir, 'sample');
+    await writeFile(file, text);
+    const call = stream(file);
+    await run(call.command, call.args, signal);
+    return sample;
+  }
+  if (format === 'deb') {
+    await mkdir(join(tree, 'DEBIAN'), { recursive: true });
+    await writeFile(
+      join(tree, 'DEBIAN', 'control'),
+      'Package: transmute-sample\nVersion: 1.0\nArchitecture: all\nMaintainer: Transmute <dev@example.invalid>\nDescription: sample\n',
+    );
+    await run('dpkg-deb', ['--root-owner-group', '--build', tree, sample], signal);
+    return sample;
+  }
+  if (format === 'ar' || format === 'warc') {
+    // ar and WARC hold files only, no folders.
+    await run('bsdtar', ['-c', '-f', sample, '--format', format === 'ar' ? 'argnu' : 'warc', '-C', tree, ...FLAT_ENTRIES], signal);
+    return sample;
+  }
+  if (format === 'cab') {
+    await run('gcab', ['-c', sample, ...FLAT_ENTRIES], signal, tree);
+    return sample;
+  }
+  const writer = SAMPLE_WRITERS[format];
+  if (!writer) throw new Error(`no sample recipe for ${format}`);
+  await run('bsdtar', ['-c', '-f', sample, ...writer, '-C', tree, 'readme.txt', 'docs'], signal);
+  return sample;
 }
 
 export function archiveProof(): FamilyProof {

@@ -16,7 +16,8 @@ export function documentPairNote(inputFormat: string, outputFormat: string): str
   if ((inputFormat === 'ps' || inputFormat === 'eps') && outputFormat === 'pdf') return 'text drawn as shapes in the PostScript stays shapes (not searchable)';
   if (outputFormat === 'emf' || outputFormat === 'wmf') return 'only the first page';
   // Draw keeps an imported metafile as one picture: it looks the same, but its text is no longer text.
-  if ((inputFormat === 'emf' || inputFormat === 'wmf') && ['odg', 'otg', 'fodg'].includes(outputFormat)) return 'the metafile is kept as one picture: its text can no longer be edited';
+  if ((inputFormat === 'emf' || inputFormat === 'wmf') && ['odg', 'otg', 'fodg'].includes(outputFormat))
+    return 'the metafile is kept as one picture: its text can no longer be edited';
   if (kind === 'spreadsheet' && ['csv', 'dif', 'slk'].includes(outputFormat)) return 'only the first sheet, as values';
   return undefined;
 }

@@ -142,7 +142,8 @@ export async function readPdf(path: string, signal: AbortSignal, layout = false)
   const { stdout } = await run('pdfinfo', [path], signal);
   const count = Number(/Pages:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
   const pages: string[] = [];
-  for (let page = 1; page <= count; page += 1) pages.push((await run('pdftotext', ['-f', String(page), '-l', String(page), ...(layout ? ['-layout'] : []), '-enc', 'UTF-8', path, '-'], signal)).stdout);
+  for (let page = 1; page <= count; page += 1)
+    pages.push((await run('pdftotext', ['-f', String(page), '-l', String(page), ...(layout ? ['-layout'] : []), '-enc', 'UTF-8', path, '-'], signal)).stdout);
   return { reader: `poppler (pdftotext${layout ? ' -layout' : ''})`, text: pages.join('\n'), pages };
 }
 
@@ -163,12 +164,16 @@ export function parseCsv(text: string, delimiter = ','): string[][] {
   for (let i = 0; i < text.length; i += 1) {
     const char = text[i]!;
     if (quoted) {
-      if (char === '"' && text[i + 1] === '"') (cell += '"'), (i += 1);
-      else if (char === '"') quoted = false;
+      if (char === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (char === '"') quoted = false;
       else cell += char;
     } else if (char === '"') quoted = true;
-    else if (char === delimiter) row.push(cell), (cell = '');
-    else if (char === '\n' || char === '\r') {
+    else if (char === delimiter) {
+      row.push(cell);
+      cell = '';
+    } else if (char === '\n' || char === '\r') {
       if (char === '\r' && text[i + 1] === '\n') i += 1;
       row.push(cell);
       rows.push(row);
@@ -298,7 +303,10 @@ export async function readDocument(path: string, format: string, signal: AbortSi
       return { reader: 'the markup, tags removed', text: textOfMarkup(await text()) };
     case 'ipynb': {
       const notebook = JSON.parse(await text()) as { cells?: { source?: string | string[] }[] };
-      return { reader: 'the notebook JSON (cell sources)', text: (notebook.cells ?? []).map((cell) => (Array.isArray(cell.source) ? cell.source.join('') : (cell.source ?? ''))).join('\n') };
+      return {
+        reader: 'the notebook JSON (cell sources)',
+        text: (notebook.cells ?? []).map((cell) => (Array.isArray(cell.source) ? cell.source.join('') : (cell.source ?? ''))).join('\n'),
+      };
     }
     case 'emf':
     case 'wmf':

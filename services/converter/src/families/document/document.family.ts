@@ -36,7 +36,8 @@ export class DocumentFamily implements ConverterFamily {
     const pairs: PairDeclaration[] = [];
     for (const [inputFormat, input] of Object.entries(OFFICE_INPUTS)) {
       for (const outputFormat of Object.keys(OFFICE_OUTPUTS[input.kind])) {
-        if (outputFormat !== inputFormat) pairs.push({ inputFormat, outputFormat, options: officeOptions(input.kind, outputFormat), note: documentPairNote(inputFormat, outputFormat) });
+        if (outputFormat !== inputFormat)
+          pairs.push({ inputFormat, outputFormat, options: officeOptions(input.kind, outputFormat), note: documentPairNote(inputFormat, outputFormat) });
       }
     }
     for (const [inputFormat, reader] of Object.entries(MARKUP_READERS)) {
@@ -47,7 +48,8 @@ export class DocumentFamily implements ConverterFamily {
       for (const outputFormat of Object.keys(MARKUP_VIA_OFFICE)) pairs.push({ inputFormat, outputFormat, options: markupOptions(outputFormat) });
     }
     for (const [inputFormat, outputs] of Object.entries(PDF_TOOL_OUTPUTS)) {
-      for (const outputFormat of outputs) pairs.push({ inputFormat, outputFormat, options: pdfToolOptions(inputFormat, outputFormat), note: documentPairNote(inputFormat, outputFormat) });
+      for (const outputFormat of outputs)
+        pairs.push({ inputFormat, outputFormat, options: pdfToolOptions(inputFormat, outputFormat), note: documentPairNote(inputFormat, outputFormat) });
     }
     pairs.push({ inputFormat: 'pdf', outputFormat: 'odg', options: [] });
     return pairs;

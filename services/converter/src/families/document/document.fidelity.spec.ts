@@ -16,7 +16,10 @@ describe('document content check', () => {
   const pdf = async (name: string, pages: readonly (readonly string[])[]) => {
     const ps = join(dir, `${name}.ps`);
     const escape = (text: string) => text.replace(/[()\\]/g, (char) => `\\${char}`);
-    await writeFile(ps, `%!PS\n/Helvetica findfont 14 scalefont setfont\n${pages.map((page) => `72 700 moveto (${escape(pageHeading(page))}) show 72 680 moveto (${escape(pageSentence(page))}) show showpage`).join('\n')}\n`);
+    await writeFile(
+      ps,
+      `%!PS\n/Helvetica findfont 14 scalefont setfont\n${pages.map((page) => `72 700 moveto (${escape(pageHeading(page))}) show 72 680 moveto (${escape(pageSentence(page))}) show showpage`).join('\n')}\n`,
+    );
     const path = join(dir, `${name}.pdf`);
     await runEngine({ command: 'gs', args: ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=pdfwrite', `-sOutputFile=${path}`, ps], timeoutMs: 60_000, signal: signal() });
     return path;

@@ -40,7 +40,19 @@ function expectedWords(kind: SampleKind): string[] {
 }
 
 const sameCells = (a: readonly (readonly string[])[], b: readonly (readonly string[])[]) => {
-  const norm = (rows: readonly (readonly string[])[]) => rows.map((row) => row.map((cell) => cell.trim().toLowerCase().replace(/^(-?\d+)\.0+$/, '$1')).join('|')).join('\n');
+  const norm = (rows: readonly (readonly string[])[]) =>
+    rows
+      .map((row) =>
+        row
+          .map((cell) =>
+            cell
+              .trim()
+              .toLowerCase()
+              .replace(/^(-?\d+)\.0+$/, '$1'),
+          )
+          .join('|'),
+      )
+      .join('\n');
   return norm(a) === norm(b);
 };
 
@@ -66,9 +78,15 @@ export function documentContentCheck(): ContentCheck {
         return findings.list;
       }
       if (pair.note?.includes('kept as one picture')) {
-        const listing = pair.outputFormat.startsWith('f') ? await readFile(outputPath, 'latin1') : (await runEngine({ command: 'bsdtar', args: ['-tf', outputPath], timeoutMs: 60_000, signal })).stdout;
+        const listing = pair.outputFormat.startsWith('f')
+          ? await readFile(outputPath, 'latin1')
+          : (await runEngine({ command: 'bsdtar', args: ['-tf', outputPath], timeoutMs: 60_000, signal })).stdout;
         findings.expect('declared', true, pair.note);
-        findings.expect('picture kept', /Pictures\/|<draw:image/.test(listing), /Pictures\/|<draw:image/.test(listing) ? 'the drawing holds the metafile as a picture' : 'no picture in the drawing');
+        findings.expect(
+          'picture kept',
+          /Pictures\/|<draw:image/.test(listing),
+          /Pictures\/|<draw:image/.test(listing) ? 'the drawing holds the metafile as a picture' : 'no picture in the drawing',
+        );
         return findings.list;
       }
       let reading: DocumentReading | undefined;
@@ -92,7 +110,11 @@ export function documentContentCheck(): ContentCheck {
         findings.expect(kind === 'slides' ? 'slide count' : 'page count', pages === PAGES.length, `source ${PAGES.length}, output ${pages}`);
         if (pages === PAGES.length) {
           const misplaced = PAGES.map((page, i) => (wordsInOrder(pageWords([page]), reading!.pages![i]!).found === page.length ? undefined : i + 1)).filter(Boolean);
-          findings.expect('words per page', misplaced.length === 0, misplaced.length === 0 ? 'each page holds its own words' : `pages without their words: ${misplaced.join(', ')}`);
+          findings.expect(
+            'words per page',
+            misplaced.length === 0,
+            misplaced.length === 0 ? 'each page holds its own words' : `pages without their words: ${misplaced.join(', ')}`,
+          );
         }
       }
       if (kind === 'sheet' && reading.cells) {
@@ -109,14 +131,25 @@ async function checkPageImage(findings: Findings, pair: CheckedPair, path: strin
   findings.expect('declared', pair.note !== undefined, pair.note ? `a picture of a page: ${pair.note}` : 'a picture of a page, and the pair declares no loss');
   const image = await readRgba(path);
   const ink = inkCoverage(image);
-  findings.expect('ink', ink >= INK.min && ink <= INK.max, `${(ink * 100).toFixed(2)}% of the ${image.width}x${image.height} picture is ink (text cannot be read from a picture here; a blank or black page fails)`);
+  findings.expect(
+    'ink',
+    ink >= INK.min && ink <= INK.max,
+    `${(ink * 100).toFixed(2)}% of the ${image.width}x${image.height} picture is ink (text cannot be read from a picture here; a blank or black page fails)`,
+  );
 }
 
 async function checkVectorPage(findings: Findings, pair: CheckedPair, path: string, scratch: string, signal: AbortSignal): Promise<void> {
   findings.expect('declared', pair.note !== undefined, pair.note ? `text drawn as outlines: ${pair.note}` : 'text drawn as outlines, and the pair declares no loss');
   const png = join(scratch, 'page.png');
-  if (pair.outputFormat === 'svg') await runEngine({ command: 'rsvg-convert', args: ['--format', 'png', '--background-color', 'white', '--output', png, path], timeoutMs: 60_000, signal });
-  else await runEngine({ command: 'gs', args: ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-dEPSCrop', '-sDEVICE=png16m', '-r72', `-sOutputFile=${png}`, path], timeoutMs: 60_000, signal });
+  if (pair.outputFormat === 'svg')
+    await runEngine({ command: 'rsvg-convert', args: ['--format', 'png', '--background-color', 'white', '--output', png, path], timeoutMs: 60_000, signal });
+  else
+    await runEngine({
+      command: 'gs',
+      args: ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-dEPSCrop', '-sDEVICE=png16m', '-r72', `-sOutputFile=${png}`, path],
+      timeoutMs: 60_000,
+      signal,
+    });
   const ink = inkCoverage(await readRgba(png));
   findings.expect('ink', ink >= INK.min && ink <= INK.max, `${(ink * 100).toFixed(2)}% of the rendered page is ink`);
 }
@@ -129,7 +162,12 @@ async function checkVectorPage(findings: Findings, pair: CheckedPair, path: stri
 async function checkDrawnPages(findings: Findings, pair: CheckedPair, path: string, pages: number, scratch: string, signal: AbortSignal): Promise<void> {
   findings.expect('declared', pair.note !== undefined, pair.note ? `text drawn as shapes: ${pair.note}` : 'text drawn as shapes, and the pair declares no loss');
   const eps = pair.outputFormat === 'eps';
-  await runEngine({ command: 'gs', args: ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', ...(eps ? ['-dEPSCrop'] : []), '-sDEVICE=png16m', '-r36', `-sOutputFile=${join(scratch, 'page-%03d.png')}`, path], timeoutMs: 120_000, signal });
+  await runEngine({
+    command: 'gs',
+    args: ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', ...(eps ? ['-dEPSCrop'] : []), '-sDEVICE=png16m', '-r36', `-sOutputFile=${join(scratch, 'page-%03d.png')}`, path],
+    timeoutMs: 120_000,
+    signal,
+  });
   const rendered = (await readdir(scratch)).filter((name) => /^page-\d+\.png$/.test(name)).sort();
   findings.expect('page count', rendered.length === pages, `expected ${pages}, Ghostscript renders ${rendered.length}`);
   const blank: number[] = [];
@@ -171,7 +209,12 @@ async function pageCounts(run: OptionRun, asked: string, expected: (whole: numbe
   const count = async (path: string, name: string) => {
     const dir = join(run.scratch, name);
     await mkdir(dir, { recursive: true });
-    await runEngine({ command: 'gs', args: ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=png16m', '-r18', `-sOutputFile=${join(dir, 'p-%03d.png')}`, path], timeoutMs: 120_000, signal: run.signal });
+    await runEngine({
+      command: 'gs',
+      args: ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=png16m', '-r18', `-sOutputFile=${join(dir, 'p-%03d.png')}`, path],
+      timeoutMs: 120_000,
+      signal: run.signal,
+    });
     return (await readdir(dir)).length;
   };
   const [whole, result] = [await count(run.first, 'whole'), await count(run.second, 'result')];
@@ -193,9 +236,17 @@ export const DOCUMENT_OPTION_CHECKS: OptionCheck[] = [
     async verify(run) {
       const findings = new Findings();
       if (run.pair.outputFormat === 'ps') return pageCounts(run, 'page_from 2', (whole, from) => from === whole - 1);
-      const [whole, from] = [await readDocument(run.first, run.pair.outputFormat, run.signal, run.scratch), await readDocument(run.second, run.pair.outputFormat, run.signal, run.scratch)];
-      findings.expect('first page left out', has(whole.text, PAGE_ONE) && !has(from.text, PAGE_ONE) && has(from.text, PAGE_TWO), `without: page 1 words ${has(whole.text, PAGE_ONE)}; page_from 2: page 1 words ${has(from.text, PAGE_ONE)}, page 2 words ${has(from.text, PAGE_TWO)}`);
-      if (whole.pages && from.pages) findings.expect('pages', from.pages.length === whole.pages.length - 1, `${whole.pages.length} pages without, ${from.pages.length} from page 2`);
+      const [whole, from] = [
+        await readDocument(run.first, run.pair.outputFormat, run.signal, run.scratch),
+        await readDocument(run.second, run.pair.outputFormat, run.signal, run.scratch),
+      ];
+      findings.expect(
+        'first page left out',
+        has(whole.text, PAGE_ONE) && !has(from.text, PAGE_ONE) && has(from.text, PAGE_TWO),
+        `without: page 1 words ${has(whole.text, PAGE_ONE)}; page_from 2: page 1 words ${has(from.text, PAGE_ONE)}, page 2 words ${has(from.text, PAGE_TWO)}`,
+      );
+      if (whole.pages && from.pages)
+        findings.expect('pages', from.pages.length === whole.pages.length - 1, `${whole.pages.length} pages without, ${from.pages.length} from page 2`);
       return findings.list;
     },
   },
@@ -208,8 +259,15 @@ export const DOCUMENT_OPTION_CHECKS: OptionCheck[] = [
     async verify(run) {
       const findings = new Findings();
       if (run.pair.outputFormat === 'ps') return pageCounts(run, 'page_to 1', (_whole, to) => to === 1);
-      const [whole, to] = [await readDocument(run.first, run.pair.outputFormat, run.signal, run.scratch), await readDocument(run.second, run.pair.outputFormat, run.signal, run.scratch)];
-      findings.expect('later pages left out', has(whole.text, PAGE_TWO) && !has(to.text, PAGE_TWO) && has(to.text, PAGE_ONE), `without: page 2 words ${has(whole.text, PAGE_TWO)}; page_to 1: page 2 words ${has(to.text, PAGE_TWO)}, page 1 words ${has(to.text, PAGE_ONE)}`);
+      const [whole, to] = [
+        await readDocument(run.first, run.pair.outputFormat, run.signal, run.scratch),
+        await readDocument(run.second, run.pair.outputFormat, run.signal, run.scratch),
+      ];
+      findings.expect(
+        'later pages left out',
+        has(whole.text, PAGE_TWO) && !has(to.text, PAGE_TWO) && has(to.text, PAGE_ONE),
+        `without: page 2 words ${has(whole.text, PAGE_TWO)}; page_to 1: page 2 words ${has(to.text, PAGE_TWO)}, page 1 words ${has(to.text, PAGE_ONE)}`,
+      );
       if (to.pages) findings.expect('pages', to.pages.length === 1, `${to.pages.length} pages up to page 1`);
       return findings.list;
     },
@@ -221,7 +279,8 @@ export const DOCUMENT_OPTION_CHECKS: OptionCheck[] = [
     runs: [{ pdf_standard: 'none' }, { pdf_standard: 'pdfa-2b' }],
     async verify(run) {
       const findings = new Findings();
-      const part = async (path: string) => /pdfaid:part(?:>|=")(\d)/.exec((await runEngine({ command: 'pdfinfo', args: ['-meta', path], timeoutMs: 60_000, signal: run.signal })).stdout)?.[1];
+      const part = async (path: string) =>
+        /pdfaid:part(?:>|=")(\d)/.exec((await runEngine({ command: 'pdfinfo', args: ['-meta', path], timeoutMs: 60_000, signal: run.signal })).stdout)?.[1];
       const [plain, archival] = [await part(run.first), await part(run.second)];
       findings.expect('PDF/A', plain === undefined && archival === '2', `none: PDF/A part ${plain ?? 'absent'}; pdfa-2b: part ${archival ?? 'absent'} (pdfinfo -meta)`);
       return findings.list;
@@ -236,7 +295,11 @@ export const DOCUMENT_OPTION_CHECKS: OptionCheck[] = [
       const findings = new Findings();
       const [comma, semicolon] = [await readFile(run.first, 'utf8'), await readFile(run.second, 'utf8')];
       const rows = (text: string, delimiter: string) => JSON.stringify(parseCsv(text, delimiter));
-      findings.expect('separator', rows(comma, ',') === JSON.stringify(CELLS) && rows(semicolon, ';') === JSON.stringify(CELLS) && !semicolon.includes(','), `comma: ${JSON.stringify(comma.slice(0, 40))}; semicolon: ${JSON.stringify(semicolon.slice(0, 40))}`);
+      findings.expect(
+        'separator',
+        rows(comma, ',') === JSON.stringify(CELLS) && rows(semicolon, ';') === JSON.stringify(CELLS) && !semicolon.includes(','),
+        `comma: ${JSON.stringify(comma.slice(0, 40))}; semicolon: ${JSON.stringify(semicolon.slice(0, 40))}`,
+      );
       return findings.list;
     },
   },
@@ -250,7 +313,10 @@ export const DOCUMENT_OPTION_CHECKS: OptionCheck[] = [
       const marker = TOC_MARKERS[run.pair.outputFormat];
       if (marker) {
         // Formats whose reader builds the table itself: the file must ask for one.
-        const raw = async (path: string) => (['docx', 'odt'].includes(run.pair.outputFormat) ? (await runEngine({ command: 'bsdtar', args: ['-xOf', path], timeoutMs: 60_000, signal: run.signal })).stdout : await readFile(path, 'utf8'));
+        const raw = async (path: string) =>
+          ['docx', 'odt'].includes(run.pair.outputFormat)
+            ? (await runEngine({ command: 'bsdtar', args: ['-xOf', path], timeoutMs: 60_000, signal: run.signal })).stdout
+            : await readFile(path, 'utf8');
         const [without, withToc] = [marker.test(await raw(run.first)), marker.test(await raw(run.second))];
         findings.expect('table asked for', !without && withToc, `${String(marker)} without: ${without}; with table_of_contents: ${withToc}`);
         return findings.list;
@@ -270,7 +336,9 @@ export const DOCUMENT_OPTION_CHECKS: OptionCheck[] = [
       const findings = new Findings();
       // LaTeX numbers sections itself unless the preamble turns numbering off.
       const numbered = async (path: string) =>
-        run.pair.outputFormat === 'tex' ? !/secnumdepth\}\{-\\maxdimen\}/.test(await readFile(path, 'utf8')) : NUMBERED_HEADING.test((await readDocument(path, run.pair.outputFormat, run.signal, run.scratch)).text);
+        run.pair.outputFormat === 'tex'
+          ? !/secnumdepth\}\{-\\maxdimen\}/.test(await readFile(path, 'utf8'))
+          : NUMBERED_HEADING.test((await readDocument(path, run.pair.outputFormat, run.signal, run.scratch)).text);
       const [plain, numberedRun] = [await numbered(run.first), await numbered(run.second)];
       findings.expect('numbers', !plain && numberedRun, `"2 Second foxtrot" without: ${plain}; with number_sections: ${numberedRun}`);
       return findings.list;
@@ -286,15 +354,27 @@ export const DOCUMENT_OPTION_CHECKS: OptionCheck[] = [
       const raster = async (path: string, name: string) => {
         if (PAGE_IMAGES.has(run.pair.outputFormat)) return readRgba(path);
         const png = join(run.scratch, `${name}.png`);
-        if (run.pair.outputFormat === 'svg') await runEngine({ command: 'rsvg-convert', args: ['--format', 'png', '--background-color', 'white', '--output', png, path], timeoutMs: 60_000, signal: run.signal });
-        else await runEngine({ command: 'gs', args: ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-dEPSCrop', '-sDEVICE=png16m', '-r72', `-sOutputFile=${png}`, path], timeoutMs: 60_000, signal: run.signal });
+        if (run.pair.outputFormat === 'svg')
+          await runEngine({ command: 'rsvg-convert', args: ['--format', 'png', '--background-color', 'white', '--output', png, path], timeoutMs: 60_000, signal: run.signal });
+        else
+          await runEngine({
+            command: 'gs',
+            args: ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-dEPSCrop', '-sDEVICE=png16m', '-r72', `-sOutputFile=${png}`, path],
+            timeoutMs: 60_000,
+            signal: run.signal,
+          });
         return readRgba(png);
       };
       const second = await raster(run.second, 'second');
       // Ghostscript renders the source's pages 1 and 2: the result must look like page 2.
       const reference = async (page: number) => {
         const png = join(run.scratch, `gs-${page}.png`);
-        await runEngine({ command: 'gs', args: ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=png16m', '-r72', `-dFirstPage=${page}`, `-dLastPage=${page}`, `-sOutputFile=${png}`, run.source], timeoutMs: 60_000, signal: run.signal });
+        await runEngine({
+          command: 'gs',
+          args: ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=png16m', '-r72', `-dFirstPage=${page}`, `-dLastPage=${page}`, `-sOutputFile=${png}`, run.source],
+          timeoutMs: 60_000,
+          signal: run.signal,
+        });
         const image = await sharp(png).flatten({ background: '#ffffff' }).png().toBuffer();
         await writeFile(png, image);
         return resized(await readRgba(png), second.width, second.height);
@@ -331,4 +411,3 @@ export const DOCUMENT_OPTION_CHECKS: OptionCheck[] = [
     },
   },
 ];
-

@@ -131,8 +131,7 @@ export function documentProof(): FamilyProof {
       const slides = join(dir, 'slides.md');
       await writeFile(slides, SLIDES_MARKDOWN);
       await runEngine({ command: 'pandoc', args: ['--from', 'markdown', '-t', 'pptx', '-o', path, slides], timeoutMs: 60_000, signal });
-    }
-    else if (PANDOC_SAMPLES[format]) {
+    } else if (PANDOC_SAMPLES[format]) {
       await runEngine({ command: 'pandoc', args: ['--from', 'markdown', ...PANDOC_SAMPLES[format], '-o', path, await make('md', signal)], timeoutMs: 60_000, signal });
     } else if (OFFICE_SAMPLES[format]) {
       const { from, filter, infilter } = OFFICE_SAMPLES[format];
@@ -147,7 +146,12 @@ export function documentProof(): FamilyProof {
     return path;
   });
 
-  return { ...copiedSampleProof('document', make, verifyDocumentOutput), checkContent: documentContentCheck(), optionChecks: DOCUMENT_OPTION_CHECKS, narrowed: [...MARKUP_NARROWED] };
+  return {
+    ...copiedSampleProof('document', make, verifyDocumentOutput),
+    checkContent: documentContentCheck(),
+    optionChecks: DOCUMENT_OPTION_CHECKS,
+    narrowed: [...MARKUP_NARROWED],
+  };
 }
 
 /** Checks that `path` really is a `format` file. */

@@ -35,13 +35,32 @@ export interface MediaFacts {
 export async function probeFacts(path: string, signal: AbortSignal): Promise<MediaFacts> {
   const { stdout } = await runEngine({
     command: 'ffprobe',
-    args: ['-v', 'error', '-count_frames', '-show_entries', 'format=duration:stream=codec_type,width,height,r_frame_rate,avg_frame_rate,sample_rate,channels,duration,nb_read_frames', '-of', 'json', path],
+    args: [
+      '-v',
+      'error',
+      '-count_frames',
+      '-show_entries',
+      'format=duration:stream=codec_type,width,height,r_frame_rate,avg_frame_rate,sample_rate,channels,duration,nb_read_frames',
+      '-of',
+      'json',
+      path,
+    ],
     timeoutMs: TIMEOUT_MS,
     signal,
   });
   const probe = JSON.parse(stdout) as {
     format?: { duration?: string };
-    streams?: { codec_type?: string; width?: number; height?: number; r_frame_rate?: string; avg_frame_rate?: string; sample_rate?: string; channels?: number; duration?: string; nb_read_frames?: string }[];
+    streams?: {
+      codec_type?: string;
+      width?: number;
+      height?: number;
+      r_frame_rate?: string;
+      avg_frame_rate?: string;
+      sample_rate?: string;
+      channels?: number;
+      duration?: string;
+      nb_read_frames?: string;
+    }[];
   };
   const video = probe.streams?.find((stream) => stream.codec_type === 'video');
   const audio = probe.streams?.find((stream) => stream.codec_type === 'audio');
@@ -145,7 +164,11 @@ export function mediaContentCheck(profileOf: (outputFormat: string) => OutputPro
       const outputSec = outputTone && source.tone ? outputTone.seconds : output.durationSec;
       if (sourceSec !== undefined && outputSec !== undefined) {
         const tolerance = durationTolerance(output.audio?.sampleRate);
-        findings.expect('duration', Math.abs(outputSec - sourceSec) <= tolerance, `source ${sourceSec.toFixed(3)} s, output ${outputSec.toFixed(3)} s (at most ${tolerance.toFixed(2)} s apart)`);
+        findings.expect(
+          'duration',
+          Math.abs(outputSec - sourceSec) <= tolerance,
+          `source ${sourceSec.toFixed(3)} s, output ${outputSec.toFixed(3)} s (at most ${tolerance.toFixed(2)} s apart)`,
+        );
       } else {
         findings.fail('duration', `no duration could be read (source ${sourceSec ?? '?'}, output ${outputSec ?? '?'})`);
       }
@@ -176,18 +199,38 @@ function checkAudio(
   }
   const codec = AUDIO_CODECS[profile.codecs[0]] as { maxChannels?: number };
   const channels = profile.fixedChannels ?? Math.min(source.channels, codec.maxChannels ?? 8);
-  findings.expect('channels', output.audio.channels === channels, `source ${source.channels}, output ${output.audio.channels}, expected ${channels}${profile.fixedChannels ? ' (the format fixes it)' : ''}`);
+  findings.expect(
+    'channels',
+    output.audio.channels === channels,
+    `source ${source.channels}, output ${output.audio.channels}, expected ${channels}${profile.fixedChannels ? ' (the format fixes it)' : ''}`,
+  );
   const rates = sampleRates(profile.codecs[0]);
   const expected = DECODED_RATE[profile.codecs[0]] ?? profile.fixedSampleRate ?? (rates.includes(source.sampleRate) ? source.sampleRate : undefined);
   if (expected !== undefined) {
-    findings.expect('sample rate', output.audio.sampleRate === expected, `source ${source.sampleRate} Hz, output ${output.audio.sampleRate} Hz, expected ${expected}${profile.fixedSampleRate ? ' (the format fixes it)' : ''}`);
+    findings.expect(
+      'sample rate',
+      output.audio.sampleRate === expected,
+      `source ${source.sampleRate} Hz, output ${output.audio.sampleRate} Hz, expected ${expected}${profile.fixedSampleRate ? ' (the format fixes it)' : ''}`,
+    );
   } else {
-    findings.expect('sample rate', rates.includes(output.audio.sampleRate), `source ${source.sampleRate} Hz is not a rate of ${profile.codecs[0]}; output ${output.audio.sampleRate} Hz, one of ${rates.join(', ')}`);
+    findings.expect(
+      'sample rate',
+      rates.includes(output.audio.sampleRate),
+      `source ${source.sampleRate} Hz is not a rate of ${profile.codecs[0]}; output ${output.audio.sampleRate} Hz, one of ${rates.join(', ')}`,
+    );
   }
-  findings.expect('tone', Math.abs(tone.hz - TONE_HZ) <= TONE_HZ * TONE_TOLERANCE, `pitch ${tone.hz.toFixed(1)} Hz, the sample's tone is ${TONE_HZ} Hz (±${TONE_TOLERANCE * 100}%)`);
+  findings.expect(
+    'tone',
+    Math.abs(tone.hz - TONE_HZ) <= TONE_HZ * TONE_TOLERANCE,
+    `pitch ${tone.hz.toFixed(1)} Hz, the sample's tone is ${TONE_HZ} Hz (±${TONE_TOLERANCE * 100}%)`,
+  );
   if (sourceTone) {
     const change = tone.levelDb - sourceTone.levelDb;
-    findings.expect('level', Math.abs(change) <= LEVEL_TOLERANCE_DB, `source ${sourceTone.levelDb.toFixed(1)} dBFS, output ${tone.levelDb.toFixed(1)} dBFS (at most ${LEVEL_TOLERANCE_DB} dB apart)`);
+    findings.expect(
+      'level',
+      Math.abs(change) <= LEVEL_TOLERANCE_DB,
+      `source ${sourceTone.levelDb.toFixed(1)} dBFS, output ${tone.levelDb.toFixed(1)} dBFS (at most ${LEVEL_TOLERANCE_DB} dB apart)`,
+    );
   }
 }
 

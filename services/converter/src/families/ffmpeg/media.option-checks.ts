@@ -52,7 +52,12 @@ async function streamBitrate(path: string, stream: 'v' | 'a', signal: AbortSigna
 async function firstFramePsnr(run: OptionRun, path: string, name: string): Promise<number> {
   const frame = async (file: string, label: string) => {
     const png = `${run.scratch}/${label}.png`;
-    await runEngine({ command: 'ffmpeg', args: ['-nostdin', '-loglevel', 'error', '-y', '-i', file, '-map', '0:v:0', '-frames:v', '1', '-update', '1', '-pix_fmt', 'rgb24', png], timeoutMs: 60_000, signal: run.signal });
+    await runEngine({
+      command: 'ffmpeg',
+      args: ['-nostdin', '-loglevel', 'error', '-y', '-i', file, '-map', '0:v:0', '-frames:v', '1', '-update', '1', '-pix_fmt', 'rgb24', png],
+      timeoutMs: 60_000,
+      signal: run.signal,
+    });
     return readRgba(png);
   };
   return psnr(await frame(run.source, 'source'), await frame(path, name));
@@ -122,7 +127,11 @@ export function mediaOptionChecks(profileOf: (format: string) => OutputProfile |
       async verify(run) {
         const findings = new Findings();
         const [crf, target] = [await streamBitrate(run.first, 'v', run.signal), await streamBitrate(run.second, 'v', run.signal)];
-        findings.expect('bitrate', target > crf * 2 && target > 1500_000 * 0.4, `crf at its highest: ${Math.round(crf / 1000)} kbit/s; bitrate 1500: ${Math.round(target / 1000)} kbit/s`);
+        findings.expect(
+          'bitrate',
+          target > crf * 2 && target > 1500_000 * 0.4,
+          `crf at its highest: ${Math.round(crf / 1000)} kbit/s; bitrate 1500: ${Math.round(target / 1000)} kbit/s`,
+        );
         return findings.list;
       },
     },
@@ -197,7 +206,11 @@ export function mediaOptionChecks(profileOf: (format: string) => OutputProfile |
       async verify(run, [low, high]) {
         const findings = new Findings();
         const [a, b] = [await streamBitrate(run.first, 'a', run.signal), await streamBitrate(run.second, 'a', run.signal)];
-        findings.expect('bitrate', b > a * 1.3, `${String(low['audio_bitrate'])} kbit/s asked: ${Math.round(a / 1000)} measured; ${String(high['audio_bitrate'])} asked: ${Math.round(b / 1000)} measured`);
+        findings.expect(
+          'bitrate',
+          b > a * 1.3,
+          `${String(low['audio_bitrate'])} kbit/s asked: ${Math.round(a / 1000)} measured; ${String(high['audio_bitrate'])} asked: ${Math.round(b / 1000)} measured`,
+        );
         return findings.list;
       },
     },

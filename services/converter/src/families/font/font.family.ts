@@ -25,7 +25,12 @@ export class FontFamily implements ConverterFamily {
 
   pairs(): PairDeclaration[] {
     return FONT_INPUTS.flatMap((inputFormat) =>
-      FONT_OUTPUTS.filter((outputFormat) => outputFormat !== inputFormat).map((outputFormat) => ({ inputFormat, outputFormat, options: [], note: fontPairNote(inputFormat, outputFormat) })),
+      FONT_OUTPUTS.filter((outputFormat) => outputFormat !== inputFormat).map((outputFormat) => ({
+        inputFormat,
+        outputFormat,
+        options: [],
+        note: fontPairNote(inputFormat, outputFormat),
+      })),
     );
   }
 

@@ -119,7 +119,13 @@ export function readSvgFont(svg: string): GlyphTable {
     const inner = [...(match[2] ?? '').matchAll(/\sd="([^"]*)"/g)].map((path) => path[1]!);
     const unicode = /unicode="([^"]*)"/.exec(attributes)?.[1];
     if (!unicode) continue;
-    const text = unicode.replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16))).replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec))).replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+    const text = unicode
+      .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
+      .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>');
     if ([...text].length !== 1) continue;
     const d = [/\sd="([^"]*)"/.exec(` ${attributes}`)?.[1], ...inner].filter(Boolean).join(' ');
     glyphs.set(text.codePointAt(0)!, d ? pathBox(d) : null);
@@ -236,7 +242,11 @@ export function compareGlyphs(table: GlyphTable, note?: string): Finding[] {
   const missing = [...design.keys()].filter((code) => !table.glyphs.has(code));
   const extra = [...table.glyphs.keys()].filter((code) => !design.has(code) && table.glyphs.get(code) !== null);
   const show = (codes: number[]) => codes.map((code) => String.fromCodePoint(code)).join('') || 'none';
-  findings.expect('character map', missing.length === 0 && extra.length === 0, `${design.size - missing.length} of ${design.size} characters; missing: ${show(missing)}; extra: ${show(extra)}`);
+  findings.expect(
+    'character map',
+    missing.length === 0 && extra.length === 0,
+    `${design.size - missing.length} of ${design.size} characters; missing: ${show(missing)}; extra: ${show(extra)}`,
+  );
   const wrong: string[] = [];
   let drawn = 0;
   for (const [code, box] of design) {
@@ -254,9 +264,15 @@ export function compareGlyphs(table: GlyphTable, note?: string): Finding[] {
     else drawn += 1;
   }
   const outlined = [...design.values()].filter((box) => box !== null).length;
-  findings.expect('outlines', wrong.length === 0, wrong.length === 0 ? `${drawn} of ${outlined} glyphs draw their designed box (±${OUTLINE_TOLERANCE}/1000 em)` : `${wrong.length} wrong: ${wrong.slice(0, 6).join('; ')}`);
+  findings.expect(
+    'outlines',
+    wrong.length === 0,
+    wrong.length === 0 ? `${drawn} of ${outlined} glyphs draw their designed box (±${OUTLINE_TOLERANCE}/1000 em)` : `${wrong.length} wrong: ${wrong.slice(0, 6).join('; ')}`,
+  );
   if (table.contours) {
-    const off = [...design.entries()].filter(([code, box]) => box !== null && table.contours!.has(code) && table.contours!.get(code) !== 2).map(([code]) => String.fromCodePoint(code));
+    const off = [...design.entries()]
+      .filter(([code, box]) => box !== null && table.contours!.has(code) && table.contours!.get(code) !== 2)
+      .map(([code]) => String.fromCodePoint(code));
     findings.expect('contours', off.length === 0, off.length === 0 ? 'every glyph has its 2 contours' : `not 2 contours: ${off.join('')}`);
   }
   return findings.list;

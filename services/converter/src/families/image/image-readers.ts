@@ -108,7 +108,11 @@ export function readersOf(format: string): ReaderEngine[] {
   if (format === 'jxl') readers.push('libjxl');
   if (['jxr', 'wdp', 'hdp'].includes(format)) readers.push('jxrlib');
   if (format === 'icns') readers.push('icnsutils');
-  if (IMAGE_DECODERS[format]?.engine === 'magick' || IMAGE_ENCODERS[format]?.engine === 'magick' || ['avif', 'heic', 'heif', 'hif', 'webp', 'gif', 'png', 'jpg', 'tiff', 'tif', 'jpeg'].includes(format)) {
+  if (
+    IMAGE_DECODERS[format]?.engine === 'magick' ||
+    IMAGE_ENCODERS[format]?.engine === 'magick' ||
+    ['avif', 'heic', 'heif', 'hif', 'webp', 'gif', 'png', 'jpg', 'tiff', 'tif', 'jpeg'].includes(format)
+  ) {
     readers.push('ImageMagick');
   }
   return [...new Set(readers)];
@@ -149,7 +153,14 @@ let magick: Promise<{ convert: string; identify: string }> | undefined;
  * folder under `dir`: the first frame, or all of them when `allFrames`.
  * Vector and page formats are rendered at `dpi` (the family renders at 150).
  */
-export async function decodeImage(path: string, format: string, reader: ReaderEngine, dir: string, signal: AbortSignal, options: { dpi?: number; allFrames?: boolean } = {}): Promise<Decoded> {
+export async function decodeImage(
+  path: string,
+  format: string,
+  reader: ReaderEngine,
+  dir: string,
+  signal: AbortSignal,
+  options: { dpi?: number; allFrames?: boolean } = {},
+): Promise<Decoded> {
   const out = await mkdtemp(join(dir, `read-${reader.toLowerCase()}-`));
   const png = join(out, 'frame.png');
   const run = (command: string, args: string[], extra: { stdoutFile?: string } = {}) => runEngine({ command, args, timeoutMs: TIMEOUT_MS, signal, cwd: out, ...extra });
@@ -162,7 +173,9 @@ export async function decodeImage(path: string, format: string, reader: ReaderEn
       const frames: string[] = [];
       for (let page = 0; page < wanted; page += 1) {
         const file = join(out, `frame-${page}.png`);
-        await sharp(path, { page, density: format === 'svg' ? 72 : undefined, limitInputPixels: false }).png().toFile(file);
+        await sharp(path, { page, density: format === 'svg' ? 72 : undefined, limitInputPixels: false })
+          .png()
+          .toFile(file);
         frames.push(file);
       }
       return { frames, frameCount };
@@ -204,7 +217,19 @@ export async function decodeImage(path: string, format: string, reader: ReaderEn
     }
     case 'Ghostscript': {
       const eps = GHOSTSCRIPT_FORMATS.has(format) && format !== 'ps' && format !== 'ai';
-      await run('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=pngalpha', `-r${dpi}`, '-dFirstPage=1', '-dLastPage=1', ...(eps ? ['-dEPSCrop'] : []), `-sOutputFile=${png}`, path]);
+      await run('gs', [
+        '-q',
+        '-dSAFER',
+        '-dBATCH',
+        '-dNOPAUSE',
+        '-sDEVICE=pngalpha',
+        `-r${dpi}`,
+        '-dFirstPage=1',
+        '-dLastPage=1',
+        ...(eps ? ['-dEPSCrop'] : []),
+        `-sOutputFile=${png}`,
+        path,
+      ]);
       return { frames: [png], frameCount: 1 };
     }
     case 'librsvg':

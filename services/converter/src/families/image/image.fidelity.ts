@@ -26,11 +26,7 @@ import { ANIMATED_OUTPUTS, keepsAlpha } from './image-formats';
  * targets that by nature keep less are compared on what they keep.
  */
 export type ImageFidelity =
-  | { kind: 'lossless' }
-  | { kind: 'lossy'; minDb: number }
-  | { kind: 'grey'; minDb: number }
-  | { kind: 'bitonal'; minAgreement: number }
-  | { kind: 'traced'; minAgreement: number };
+  { kind: 'lossless' } | { kind: 'lossy'; minDb: number } | { kind: 'grey'; minDb: number } | { kind: 'bitonal'; minAgreement: number } | { kind: 'traced'; minAgreement: number };
 
 const LOSSLESS = { kind: 'lossless' } as const;
 const lossy = (minDb: number) => ({ kind: 'lossy', minDb }) as const;
@@ -193,7 +189,7 @@ export async function compare(findings: Findings, pair: CheckedPair, declared: I
   const size = `source ${src.width}x${src.height}, output ${out.width}x${out.height}`;
   if (fidelity.kind === 'traced') {
     // A traced vector has no pixel size of its own: it must keep the proportions.
-    const ratio = (out.width / out.height) / (src.width / src.height);
+    const ratio = out.width / out.height / (src.width / src.height);
     findings.expect('proportions', Math.abs(ratio - 1) < 0.03, size);
     out = await resized(out, src.width, src.height);
   } else if (VECTOR_SOURCES.has(pair.inputFormat) && Math.abs(src.width - out.width) <= 1 && Math.abs(src.height - out.height) <= 1) {

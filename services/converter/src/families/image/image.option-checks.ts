@@ -70,7 +70,11 @@ export const IMAGE_OPTION_CHECKS: OptionCheck[] = [
     async verify(run) {
       const { first, second } = await readBoth(run);
       const findings = new Findings();
-      findings.expect('width', second.width === 32 && second.height === Math.round((32 * first.height) / first.width), `without: ${dimensions(first)}, width 32: ${dimensions(second)}`);
+      findings.expect(
+        'width',
+        second.width === 32 && second.height === Math.round((32 * first.height) / first.width),
+        `without: ${dimensions(first)}, width 32: ${dimensions(second)}`,
+      );
       return findings.list;
     },
   },
@@ -82,7 +86,11 @@ export const IMAGE_OPTION_CHECKS: OptionCheck[] = [
     async verify(run) {
       const { first, second } = await readBoth(run);
       const findings = new Findings();
-      findings.expect('height', second.height === 24 && second.width === Math.round((24 * first.width) / first.height), `without: ${dimensions(first)}, height 24: ${dimensions(second)}`);
+      findings.expect(
+        'height',
+        second.height === 24 && second.width === Math.round((24 * first.width) / first.height),
+        `without: ${dimensions(first)}, height 24: ${dimensions(second)}`,
+      );
       return findings.list;
     },
   },

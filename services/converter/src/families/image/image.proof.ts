@@ -132,7 +132,9 @@ export function imageProof(): FamilyProof {
         const frames: string[] = [];
         for (let frame = 0; frame < ANIMATION_FRAMES; frame += 1) {
           const path = join(dir, `frame-${frame}.png`);
-          await sharp(Buffer.from(pictureSvg(frame))).png().toFile(path);
+          await sharp(Buffer.from(pictureSvg(frame)))
+            .png()
+            .toFile(path);
           frames.push(path);
         }
         if (format === 'webp') {

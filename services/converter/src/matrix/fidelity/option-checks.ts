@@ -121,7 +121,13 @@ export async function runOptionChecks(options: OptionRunOptions): Promise<Option
           const findings = await check.verify({ pair: { inputFormat: pair.inputFormat, outputFormat: pair.outputFormat }, source, first, second, scratch: dir, signal }, runs);
           const passed = findings.length > 0 && findings.every((finding) => finding.passed);
           const failed = findings.filter((finding) => !finding.passed);
-          const result = { ...base, passed, findings, ms: Date.now() - begin, ...(passed ? {} : { error: failed.map((f) => `${f.check}: ${f.detail}`).join('; ') || 'nothing was compared' }) };
+          const result = {
+            ...base,
+            passed,
+            findings,
+            ms: Date.now() - begin,
+            ...(passed ? {} : { error: failed.map((f) => `${f.check}: ${f.detail}`).join('; ') || 'nothing was compared' }),
+          };
           results.push(result);
           options.onResult?.(result);
         } catch (error) {

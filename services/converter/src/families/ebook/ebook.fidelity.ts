@@ -86,7 +86,8 @@ export async function readBook(path: string, format: string, dir: string, signal
     }
     case 'rtf': {
       const reading = await readDocument(path, 'rtf', signal, dir);
-      return { reader: reading.reader, text: reading.text, title: /\{\\title ([^}]*)\}/.exec(await readFile(path, 'latin1'))?.[1] };
+      const raw = await readFile(path, 'latin1');
+      return { reader: reading.reader, text: reading.text, title: /\{\\title ([^}]*)\}/.exec(raw)?.[1], images: (raw.match(/\\pict\b/g) ?? []).length };
     }
     case 'txt':
       return { reader: 'the text itself', text: await readFile(path, 'utf8') };

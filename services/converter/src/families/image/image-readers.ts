@@ -43,7 +43,6 @@ const FFMPEG_DECODERS: Record<string, string> = {
   im32: 'sunrast',
   tga: 'targa',
   xbm: 'xbm',
-  xpm: 'xpm',
   xwd: 'xwd',
   exr: 'exr',
   pix: 'alias_pix',
@@ -58,6 +57,12 @@ const NETPBM_READERS: Record<string, string[]> = {
   wbmp: ['wbmptopbm'],
   pfm: ['pfmtopam'],
 };
+/**
+ * Not read by ffmpeg, though it decodes them: its XPM decoder reads ImageMagick's 16-bit
+ * colours (#RRRRGGGGBBBB) as black, and Netpbm's xpmtoppm drops XPM's transparency, so
+ * ImageMagick (the writer) reads XPM, and the report says so.
+ */
+const NOT_BY_FFMPEG = new Set(['xpm']);
 /** Formats ffmpeg reads through their own demuxer rather than image2 (none yet: its FITS reader takes no colour planes). */
 const FFMPEG_DEMUXERS: Record<string, string> = {};
 
@@ -102,7 +107,7 @@ export function readersOf(format: string): ReaderEngine[] {
   if (format === 'pdf') readers.push('poppler');
   if (GHOSTSCRIPT_FORMATS.has(format) || format === 'pdf') readers.push('Ghostscript');
   if (format === 'svgz') readers.push('librsvg');
-  if (FFMPEG_DECODERS[format]) readers.push('ffmpeg');
+  if (FFMPEG_DECODERS[format] && !NOT_BY_FFMPEG.has(format)) readers.push('ffmpeg');
   if (NETPBM_READERS[format] || IMAGE_DECODERS[format]?.engine === 'netpbm') readers.push('Netpbm');
   if (['heic', 'heif', 'hif', 'avif'].includes(format)) readers.push('libheif');
   if (format === 'jxl') readers.push('libjxl');

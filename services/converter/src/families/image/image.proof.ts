@@ -156,7 +156,10 @@ export function imageProof(): FamilyProof {
               .toFile(sample);
           break;
         case 'magick':
-          if (decoder.coder === 'DCM') {
+          if (decoder.coder === 'ICB') {
+            // ImageMagick 6 writes Targa rows top-down under a bottom-left origin; ffmpeg writes a valid one.
+            await run('ffmpeg', ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', `file:${base}`, '-f', 'image2', '-c:v', 'targa', `file:${sample}`], signal);
+          } else if (decoder.coder === 'DCM') {
             // ImageMagick reads DICOM but cannot write it; dcmtk wraps a JPEG.
             const jpeg = join(dir, 'base.jpg');
             await sharp(base).flatten({ background: '#ffffff' }).jpeg().toFile(jpeg);

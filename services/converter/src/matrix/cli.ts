@@ -8,7 +8,7 @@ import { PROOFS } from './proofs';
 import { runOptionChecks } from './fidelity/option-checks';
 
 const USAGE =
-  'usage: pnpm matrix [--family <name>]... [--subset] [--fidelity] [--no-options] [--options-only] [--input <format>] [--output <format>] [--concurrency <n>] [--out <dir>]';
+  'usage: pnpm matrix [--family <name>]... [--subset] [--fidelity] [--without-notes] [--no-options] [--options-only] [--input <format>] [--output <format>] [--concurrency <n>] [--out <dir>]';
 
 /** `pnpm matrix`: converts every listed pair of the chosen families (default: all) and writes the report. */
 async function main(): Promise<number> {
@@ -19,6 +19,7 @@ async function main(): Promise<number> {
       fidelity: { type: 'boolean', default: false },
       'no-options': { type: 'boolean', default: false },
       'options-only': { type: 'boolean', default: false },
+      'without-notes': { type: 'boolean', default: false },
       input: { type: 'string', multiple: true },
       output: { type: 'string', multiple: true },
       concurrency: { type: 'string', default: String(Math.max(1, availableParallelism())) },
@@ -56,6 +57,7 @@ async function main(): Promise<number> {
       proof: familyProof,
       subset: values.subset,
       fidelity: values.fidelity,
+      withoutNotes: values['without-notes'],
       concurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 2,
       workDir: join(tmpdir(), 'transmute-matrix'),
       filter: (pair) => !values['options-only'] && (!inputs || inputs.has(pair.inputFormat)) && (!outputs || outputs.has(pair.outputFormat)),

@@ -164,6 +164,9 @@ export function imageProof(): FamilyProof {
             const jpeg = join(dir, 'base.jpg');
             await sharp(base).flatten({ background: '#ffffff' }).jpeg().toFile(jpeg);
             await run('img2dcm', [jpeg, sample], signal);
+          } else if (decoder.coder === 'SUN') {
+            // Sun raster has no alpha; ImageMagick would write its own 32-bit variant that other readers take as padding.
+            await run(convert, [`png:${base}`, '-background', 'white', '-alpha', 'remove', '-alpha', 'off', `SUN:${sample}`], signal);
           } else {
             await run(convert, [`png:${base}`, `${decoder.coder}:${sample}`], signal);
           }

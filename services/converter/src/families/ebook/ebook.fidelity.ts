@@ -36,7 +36,7 @@ with zipfile.ZipFile(sys.argv[1]) as z:
         if lower.endswith(('.html', '.xhtml', '.htm', '.txt', '.pml', '.xml')) and 'container.xml' not in lower:
             data = z.read(name).decode('utf-8', 'replace')
             data = re.sub(r'(?s)<head.*?</head>', ' ', data)
-            texts.append(re.sub(r'<[^>]+>|\\\\[a-zA-Z]\\w*', ' ', data))
+            texts.append(re.sub(r'<[^>]+>|\\\\[a-zA-Z](?:="[^"]*")?', ' ', data))
         if lower.endswith('.opf'):
             found = re.search(r'<dc:title[^>]*>([^<]*)<', z.read(name).decode('utf-8', 'replace'))
             title = found.group(1) if found else title

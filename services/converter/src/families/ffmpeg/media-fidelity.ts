@@ -66,7 +66,8 @@ export async function probeFacts(path: string, signal: AbortSignal): Promise<Med
   const audio = probe.streams?.find((stream) => stream.codec_type === 'audio');
   const fps = video ? rate(video.r_frame_rate) || rate(video.avg_frame_rate) : 0;
   const frames = Number(video?.nb_read_frames);
-  const duration = Number(probe.format?.duration) || Number(audio?.duration) || Number(video?.duration) || (fps && frames ? frames / fps : NaN);
+  // Counted frames are the surest length of a video stream (raw MPEG headers state a wrong one).
+  const duration = (fps && frames ? frames / fps : 0) || Number(probe.format?.duration) || Number(audio?.duration) || Number(video?.duration) || NaN;
   return {
     durationSec: Number.isFinite(duration) ? duration : undefined,
     video: video ? { width: video.width ?? 0, height: video.height ?? 0, fps } : undefined,

@@ -57,10 +57,18 @@ export const TOC_WRITERS = new Set(['html', 'md', 'rst', 'tex', 'docx', 'odt', '
  */
 /** What the option checks found, for the report: options taken off outputs where they did nothing. */
 export const MARKUP_NARROWED = [
-  { option: 'table_of_contents', where: 'org and adoc outputs', reason: "pandoc 2.17's org and AsciiDoc writers ignore --toc: no table in the result" },
+  ...['org', 'adoc'].map((output) => ({
+    option: 'table_of_contents',
+    where: `${output} outputs`,
+    reason: "pandoc 2.17's org and AsciiDoc writers ignore --toc: no table in the result",
+  })),
   { option: 'table_of_contents', where: 'epub outputs', reason: "LibreOffice's EPUB export leaves the filled table out; the book's navigation lists the chapters anyway" },
-  { option: 'number_sections', where: 'odt, pdf and epub outputs', reason: "pandoc 2.17's ODT writer (which PDF and EPUB go through) ignores --number-sections" },
-] as const;
+  ...['odt', 'pdf', 'epub'].map((output) => ({
+    option: 'number_sections',
+    where: `${output} outputs`,
+    reason: "pandoc 2.17's ODT writer (which PDF and EPUB go through) ignores --number-sections",
+  })),
+];
 
 export const NUMBERED_WRITERS = new Set(['html', 'tex', 'docx']);
 

@@ -32,19 +32,16 @@ async function probe(path: string, signal: AbortSignal, stream: 'v' | 'a'): Prom
 
 /** Bits per second of a stream, from its packets: reliable where containers state no bitrate. */
 async function streamBitrate(path: string, stream: 'v' | 'a', signal: AbortSignal): Promise<number> {
+  // JSON, not CSV: ffprobe writes a packet's fields in its own order, whatever -show_entries says.
   const { stdout } = await runEngine({
     command: 'ffprobe',
-    args: ['-v', 'error', '-select_streams', `${stream}:0`, '-show_entries', 'packet=size,duration_time', '-of', 'csv=p=0', path],
+    args: ['-v', 'error', '-select_streams', `${stream}:0`, '-show_entries', 'packet=size,duration_time', '-of', 'json', path],
     timeoutMs: 60_000,
     signal,
   });
-  let bytes = 0;
-  let seconds = 0;
-  for (const line of stdout.split('\n')) {
-    const [packetSize, duration] = line.split(',');
-    bytes += Number(packetSize) || 0;
-    seconds += Number(duration) || 0;
-  }
+  const packets = (JSON.parse(stdout) as { packets?: { size?: string; duration_time?: string }[] }).packets ?? [];
+  const bytes = packets.reduce((sum, packet) => sum + (Number(packet.size) || 0), 0);
+  const seconds = packets.reduce((sum, packet) => sum + (Number(packet.duration_time) || 0), 0);
   const facts = await probeFacts(path, signal);
   return (bytes * 8) / (seconds > 0.2 ? seconds : (facts.durationSec ?? 1));
 }

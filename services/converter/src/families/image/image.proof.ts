@@ -156,7 +156,7 @@ export function imageProof(): FamilyProof {
               .toFile(sample);
           break;
         case 'magick':
-          if (decoder.coder === 'ICB') {
+          if (['ICB', 'VDA', 'VST'].includes(decoder.coder)) {
             // ImageMagick 6 writes Targa rows top-down under a bottom-left origin; ffmpeg writes a valid one.
             await run('ffmpeg', ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', `file:${base}`, '-f', 'image2', '-c:v', 'targa', `file:${sample}`], signal);
           } else if (decoder.coder === 'DCM') {

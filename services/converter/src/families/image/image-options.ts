@@ -7,6 +7,8 @@ export const FITS = ['inside', 'cover', 'contain', 'fill', 'outside'] as const;
 export const BACKGROUNDS = { keep: null, white: '#ffffff', black: '#000000', grey: '#808080' } as const;
 export const COLORSPACES = ['srgb', 'grayscale', 'cmyk'] as const;
 export const MAX_DIMENSION = 16_384;
+/** Outputs whose size is mostly Ghostscript's PostScript prolog. */
+export const POSTSCRIPT_OUTPUTS = new Set(['eps', 'ps']);
 
 /** Metadata survives only where libvips both reads and writes the file. */
 export const keepsMetadata = (input: string, output: string) => IMAGE_DECODERS[input]?.engine === 'sharp' && IMAGE_ENCODERS[output]?.engine === 'sharp';
@@ -33,7 +35,10 @@ export function imageOptions(inputFormat: string, outputFormat: string): Convers
         name: 'quality',
         type: 'range',
         label: 'Quality',
-        description: 'Compression quality; higher keeps more detail in a larger file.',
+        // Ghostscript's PostScript writers re-encode the picture inside a large prolog: the option check measured the detail change, not the size.
+        description: POSTSCRIPT_OUTPUTS.has(outputFormat)
+          ? 'Compression quality of the picture inside; higher keeps more detail (the size is mostly PostScript and barely changes).'
+          : 'Compression quality; higher keeps more detail in a larger file.',
         group: 'quality',
         min: 1n,
         max: 100n,

@@ -43,7 +43,9 @@ async function streamBitrate(path: string, stream: 'v' | 'a', signal: AbortSigna
   const bytes = packets.reduce((sum, packet) => sum + (Number(packet.size) || 0), 0);
   const seconds = packets.reduce((sum, packet) => sum + (Number(packet.duration_time) || 0), 0);
   const facts = await probeFacts(path, signal);
-  return (bytes * 8) / (seconds > 0.2 ? seconds : (facts.durationSec ?? 1));
+  // Ogg's packets state no sizes to ffprobe: an audio-only file's own size stands in (its container overhead is small).
+  const measured = bytes > 0 ? bytes : (await stat(path)).size;
+  return (measured * 8) / (seconds > 0.2 ? seconds : (facts.durationSec ?? 1));
 }
 
 async function firstFramePsnr(run: OptionRun, path: string, name: string): Promise<number> {
@@ -126,7 +128,8 @@ export function mediaOptionChecks(profileOf: (format: string) => OutputProfile |
         const [crf, target] = [await streamBitrate(run.first, 'v', run.signal), await streamBitrate(run.second, 'v', run.signal)];
         findings.expect(
           'bitrate',
-          target > crf * 2 && target > 1500_000 * 0.4,
+          // A one-second 160x120 clip cannot use 1500 kbit/s (x264 gives about 530): the mode must still set the rate far above CRF's.
+          target > crf * 3,
           `crf at its highest: ${Math.round(crf / 1000)} kbit/s; bitrate 1500: ${Math.round(target / 1000)} kbit/s`,
         );
         return findings.list;

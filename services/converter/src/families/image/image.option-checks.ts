@@ -116,7 +116,8 @@ export const IMAGE_OPTION_CHECKS: OptionCheck[] = [
     option: 'background',
     promise: 'transparent areas take the chosen colour',
     runs: [{ background: 'white' }, { background: 'black' }],
-    inputs: ['png'],
+    // Sources with transparency, so there is something to fill (a JPEG has none).
+    inputs: ['png', 'webp', 'tiff'],
     async verify(run) {
       const { first, second } = await readBoth(run);
       const findings = new Findings();

@@ -10,6 +10,7 @@ import { IDENTIFY_CANDIDATES, MAGICK_CANDIDATES } from './image-commands';
 import { IMAGE_DECODERS, IMAGE_ENCODERS } from './image-formats';
 import { imageContentCheck } from './image.fidelity';
 import { IMAGE_OPTION_CHECKS } from './image.option-checks';
+import { IMAGE_OPTION_HAS_NO_EFFECT } from './image-options';
 
 const WIDTH = 64;
 const HEIGHT = 48;
@@ -119,6 +120,9 @@ export function imageProof(): FamilyProof {
     family: 'image',
     checkContent: imageContentCheck(),
     optionChecks: IMAGE_OPTION_CHECKS,
+    narrowed: Object.entries(IMAGE_OPTION_HAS_NO_EFFECT).flatMap(([option, outputs]) =>
+      Object.entries(outputs).map(([output, reason]) => ({ option, where: `${output} outputs`, reason })),
+    ),
 
     async generateSample(format: string, dir: string, signal: AbortSignal): Promise<string> {
       const decoder = IMAGE_DECODERS[format];

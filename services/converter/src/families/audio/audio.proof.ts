@@ -10,6 +10,11 @@ export function audioProof(): FamilyProof {
     family: 'audio',
     checkContent: mediaContentCheck(profileOf),
     optionChecks: mediaOptionChecks(profileOf, ['wav', 'flac']),
+    narrowed: ['opus', 'mka'].map((output) => ({
+      option: 'sample_rate',
+      where: `${output} outputs`,
+      reason: 'Opus (the default codec) always decodes at 48 kHz: no other rate was measured',
+    })),
     generateSample(inputFormat, dir, signal) {
       const profile = AUDIO_OUTPUTS[inputFormat];
       if (!profile) return Promise.reject(new Error(`no sample recipe for ${inputFormat}`));

@@ -23,6 +23,7 @@ export function videoProof(): FamilyProof {
     family: 'video',
     checkContent: mediaContentCheck(profileOf),
     optionChecks: mediaOptionChecks(profileOf, ['mkv', 'mp4']),
+    narrowed: [{ option: 'sample_rate', where: 'webm outputs', reason: 'Opus (the default codec) always decodes at 48 kHz: no other rate was measured' }],
     async generateSample(inputFormat, dir, signal) {
       const profile = VIDEO_OUTPUTS[inputFormat];
       if (profile) return writeMediaSample(inputFormat, profile, dir, signal);

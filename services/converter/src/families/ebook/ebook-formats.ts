@@ -38,5 +38,9 @@ export const PAPER_SIZES = [
   ['b5', 'B5'],
 ] as const;
 
-/** A comic is page images: text-only outputs would be empty (txt) or drop every page (fb2, proven by the matrix). */
-export const COMIC_TEXT_OUTPUTS = new Set(['txt', 'fb2']);
+/** A comic is page images: text-only outputs would be empty (txt) or drop every page (fb2, pdb, tcr; pmlz kept one of two), proven by the matrix. */
+export const COMIC_TEXT_OUTPUTS = new Set(['txt', 'fb2', 'pdb', 'tcr', 'pmlz']);
+/** Comic outputs the fidelity check withdrew: PalmDoc and TCR hold text only (no page pictures came out), PMLZ kept 1 page of 2. */
+export const COMIC_WITHDRAWN = ['pdb', 'tcr', 'pmlz'] as const;
+/** Outputs without styling: the style options (profile, font size, margins) measured no change in them. */
+export const UNSTYLED_OUTPUTS = new Set(['pmlz', 'rb', 'txtz', 'rtf', 'txt']);

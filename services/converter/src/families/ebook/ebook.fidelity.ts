@@ -8,8 +8,8 @@ import { toolsPython } from '../../matrix/fidelity/tools-python';
 import { describeWordOrder, wordsInOrder, wordsOf } from '../../matrix/fidelity/words';
 import { type DocumentReading, readDocument } from '../document/document-readers';
 import { COMIC_INPUTS } from './ebook-options';
-import { EBOOK_ONLY_INPUTS, SHARED_INPUTS, SNB_WITHDRAWN } from './ebook-formats';
-import type { WithdrawnPair } from '../../matrix/family-proof';
+import { COMIC_WITHDRAWN, EBOOK_ONLY_INPUTS, SHARED_INPUTS, SNB_WITHDRAWN, UNSTYLED_OUTPUTS } from './ebook-formats';
+import type { NarrowedOption, WithdrawnPair } from '../../matrix/family-proof';
 import { BOOK_TITLE, CHAPTERS } from './ebook.proof';
 
 /** What a reader finds in a book: its text, its title (metadata, or the text where the format has no metadata) and its pictures. */
@@ -185,7 +185,15 @@ const styleCheck = (option: string, promise: string, runs: OptionCheck['runs']):
 });
 
 /** Pairs taken out of the ebook family, and why. */
-export const EBOOK_WITHDRAWN: WithdrawnPair[] = [...EBOOK_ONLY_INPUTS, ...SHARED_INPUTS].map((inputFormat) => ({ inputFormat, outputFormat: 'snb', reason: SNB_WITHDRAWN }));
+export const EBOOK_WITHDRAWN: WithdrawnPair[] = [
+  ...[...EBOOK_ONLY_INPUTS, ...SHARED_INPUTS].map((inputFormat) => ({ inputFormat, outputFormat: 'snb', reason: SNB_WITHDRAWN })),
+  ...COMIC_WITHDRAWN.map((outputFormat) => ({ inputFormat: 'cbz', outputFormat, reason: 'a comic is page pictures: this target kept none of them (PMLZ one of two)' })),
+];
+
+/** Options taken off outputs where they measured no change. */
+export const EBOOK_NARROWED: NarrowedOption[] = ['output_profile', 'base_font_size', 'margin'].flatMap((option) =>
+  [...UNSTYLED_OUTPUTS].map((output) => ({ option, where: `${output} outputs`, reason: 'a text-only target carries no styling: the same result whatever was asked' })),
+);
 
 export const EBOOK_OPTION_CHECKS: OptionCheck[] = [
   styleCheck('output_profile', 'the styling follows the chosen device', [{ output_profile: 'default' }, { output_profile: 'kindle' }]),

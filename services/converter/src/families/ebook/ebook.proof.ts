@@ -6,7 +6,7 @@ import type { FamilyProof } from '../../matrix/family-proof';
 import { ZIP, expectBytes, expectText, head } from '../../matrix/output-checks';
 import { type SampleMaker, cachedSampleMaker, copiedSampleProof } from '../../matrix/sample-cache';
 import { SAMPLE_WORD, verifyDocumentOutput } from '../document/document.proof';
-import { EBOOK_OPTION_CHECKS, EBOOK_WITHDRAWN, ebookContentCheck } from './ebook.fidelity';
+import { EBOOK_NARROWED, EBOOK_OPTION_CHECKS, EBOOK_WITHDRAWN, ebookContentCheck } from './ebook.fidelity';
 
 /** The sample book: a title and two chapters of distinctive words (ebook.fidelity.ts looks for them). */
 export const BOOK_TITLE = `${SAMPLE_WORD} sample book`;
@@ -70,7 +70,13 @@ export function ebookProof(): FamilyProof {
     return path;
   });
 
-  return { ...copiedSampleProof('ebook', make, verifyEbookOutput), checkContent: ebookContentCheck(), optionChecks: EBOOK_OPTION_CHECKS, withdrawn: EBOOK_WITHDRAWN };
+  return {
+    ...copiedSampleProof('ebook', make, verifyEbookOutput),
+    checkContent: ebookContentCheck(),
+    optionChecks: EBOOK_OPTION_CHECKS,
+    withdrawn: EBOOK_WITHDRAWN,
+    narrowed: EBOOK_NARROWED,
+  };
 }
 
 export async function verifyEbookOutput(format: string, path: string): Promise<void> {

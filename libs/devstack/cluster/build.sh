@@ -6,6 +6,7 @@
 #
 #   build.sh     build what is missing, link all (quiet when all are cached)
 set -euo pipefail
+# shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 export GOTOOLCHAIN=local GOFLAGS="${GOFLAGS:--buildvcs=false}" CGO_ENABLED=0
@@ -52,7 +53,7 @@ build_module() {
   if all_cached "${key}" "${binaries[@]}"; then
     return
   fi
-  log "building ${binaries[*]} (${key}) once into ${cache_bin} ..."
+  note "building ${binaries[*]} (${key}) once into ${cache_bin} ..."
   mkdir -p "${cache_bin}"
   local scratch i
   scratch="$(mktemp -d "${cache_bin}/.build-${dir}.XXXXXX")"

@@ -8,6 +8,7 @@
 # buildah works in a throwaway storage of its own, so nothing lands in (or
 # collides with) podman's local storage that other work on the machine uses.
 set -euo pipefail
+# shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 build_sh="${cluster_dir}/build.sh"
@@ -17,26 +18,26 @@ require_buildah() {
 }
 
 # image_archive <image> <input file>: the cache file of an image built from
-# that input (a changed binary gives a new file name).
+# that input by this script (a changed binary or script gives a new name).
 image_archive() {
   local image="$1" input="$2" name
-  name="$(basename "${image%%:*}")-${image##*:}-$(sha256sum <"${input}" | cut -c1-12)"
+  name="$(basename "${image%%:*}")-${image##*:}-$(cat "${input}" "${BASH_SOURCE[0]}" | sha256sum | cut -c1-12)"
   echo "${cache_images}/${name}.tar"
 }
 
-# build_image <image> <user> <entrypoint> <source dir>: copies the source dir
-# to the image's root and commits it as <image> into its archive.
+# build_image <image> <user> <entrypoint> <cmd> <source dir> <archive>: copies
+# the source dir to the image's root and commits it as <image> into its archive.
 build_image() {
-  local image="$1" user="$2" entrypoint="$3" source="$4" archive="$5"
+  local image="$1" user="$2" entrypoint="$3" cmd="$4" source="$5" archive="$6"
   [[ -f "${archive}" ]] && return
-  log "building image ${image} ..."
+  note "building image ${image} ..."
   mkdir -p "${cache_images}"
   local storage container
   storage="$(mktemp -d "${cache_images}/.buildah.XXXXXX")"
   local buildah_in=(buildah --root "${storage}/root" --runroot "${storage}/runroot" --storage-driver vfs)
   container="$("${buildah_in[@]}" from --quiet scratch)"
   "${buildah_in[@]}" copy --quiet "${container}" "${source}" / >/dev/null
-  "${buildah_in[@]}" config --user "${user}" --entrypoint "${entrypoint}" --cmd '' \
+  "${buildah_in[@]}" config --user "${user}" --entrypoint "${entrypoint}" --cmd "${cmd}" \
     --label "org.opencontainers.image.title=${image}" "${container}"
   "${buildah_in[@]}" commit --quiet --rm "${container}" "docker-archive:${archive}.partial:${image}" >/dev/null
   mv -f "${archive}.partial" "${archive}"
@@ -54,6 +55,7 @@ binary_image() {
   local first_binary first_path
   first_binary="$1"
   first_path="$(bash "${build_sh}" binary-path "${first_binary}")"
+  [[ -x "${first_path}" ]] || fail "${first_binary} is not built (${first_path}): run libs/devstack/cluster/build.sh"
   local archive
   archive="$(image_archive "${image}" "${first_path}")"
   [[ -f "${archive}" ]] && { echo "${archive}"; return; }
@@ -63,7 +65,7 @@ binary_image() {
   for binary in "$@"; do
     install -m 0755 "$(bash "${build_sh}" binary-path "${binary}")" "${root}${dir}/${binary}"
   done
-  build_image "${image}" "${user}" "[\"${dir%/}/${first_binary}\"]" "${root}" "${archive}"
+  build_image "${image}" "${user}" "[\"${dir%/}/${first_binary}\"]" '' "${root}" "${archive}"
   rm -rf "${root}"
   echo "${archive}"
 }
@@ -87,7 +89,8 @@ busybox_image_archive() {
   chmod 1777 "${root}/tmp"
   printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"${root}/etc/passwd"
   printf 'root:x:0:\nnobody:x:65534:\n' >"${root}/etc/group"
-  build_image "${busybox_image}" "0:0" '["/bin/sh"]' "${root}" "${archive}"
+  # No entrypoint: `kubectl run ... -- sh -c '...'` works as with any shell image.
+  build_image "${busybox_image}" "0:0" '[]' '["/bin/sh"]' "${root}" "${archive}"
   rm -rf "${root}"
   echo "${archive}"
 }

@@ -56,8 +56,14 @@ keda_image="${image_prefix}/keda:${KEDA_VERSION}"
 local_path_image="${image_prefix}/local-path-provisioner:${LOCAL_PATH_VERSION}"
 busybox_image="${image_prefix}/busybox:latest"
 
+# Progress lines only with CLUSTER_VERBOSE=1: `make cluster` is quiet on
+# success. note() is for what always deserves a line (a long build).
 log() {
-  [[ -n "${CLUSTER_QUIET:-}" ]] || echo "cluster: $*" >&2
+  [[ -z "${CLUSTER_VERBOSE:-}" ]] || echo "cluster: $*" >&2
+}
+
+note() {
+  echo "cluster: $*" >&2
 }
 
 fail() {
@@ -69,7 +75,8 @@ require_root() {
   [[ "$(id -u)" == 0 ]] || fail "must run as root (the kubelet, containerd and kube-proxy manage namespaces, mounts and iptables)"
 }
 
-# wait_until <seconds> <what> <command...>: retries the command once a second.
+# wait_until <seconds> <what> <command...>: retries the command once a second;
+# logs "<what> ready" when it succeeds.
 wait_until() {
   local timeout="$1" what="$2"
   shift 2
@@ -78,7 +85,7 @@ wait_until() {
     ((SECONDS < deadline)) || return 1
     sleep 1
   done
-  log "${what} ready"
+  [[ -z "${what}" ]] || log "${what} ready"
 }
 
 kubectl_cluster() {

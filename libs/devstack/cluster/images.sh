@@ -41,6 +41,11 @@ build_image() {
     --label "org.opencontainers.image.title=${image}" "${container}"
   "${buildah_in[@]}" commit --quiet --rm "${container}" "docker-archive:${archive}.partial:${image}" >/dev/null
   mv -f "${archive}.partial" "${archive}"
+  # Older builds of the same image are dead weight: they are rebuilt in
+  # seconds if an older checkout asks for them again.
+  local stem
+  stem="$(basename "${archive}")"
+  find "${cache_images}" -maxdepth 1 -name "${stem%-*}-*.tar" ! -name "${stem}" -delete
   # vfs layers can be read-only directories; make them removable first.
   chmod -R u+w "${storage}" 2>/dev/null || true
   rm -rf "${storage}"
@@ -95,7 +100,8 @@ busybox_image_archive() {
   echo "${archive}"
 }
 
-# Prints the archive of every cluster image, one a line (built when missing).
+# Prints the archive of every cluster image, one a line (built when missing);
+# `images.sh busybox` only the shell image's.
 main() {
   require_buildah
   binary_image "${pause_image}" 65535:65535 / pause
@@ -109,5 +115,9 @@ main() {
 }
 
 if [[ "${BASH_SOURCE[0]}" == "${0}" ]]; then
-  main "$@"
+  case "${1:-all}" in
+    all) main ;;
+    busybox) busybox_image_archive ;;
+    *) fail "usage: images.sh [all | busybox]" ;;
+  esac
 fi

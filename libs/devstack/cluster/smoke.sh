@@ -63,9 +63,10 @@ check_version() {
 # name, then loads it the way `make cluster-load` does.
 check_load() {
   local archive
-  archive="$(bash "${cluster_dir}/images.sh" | grep '/busybox-')" || { echo "no busybox image archive"; return 1; }
+  archive="$(bash "${cluster_dir}/images.sh" busybox)" || return 1
   podman load --quiet -i "${archive}" >/dev/null && podman tag "${busybox_image}" "${smoke_image}" || return 1
-  bash "${cluster_dir}/load.sh" "${smoke_image}" || return 1
+  local loaded
+  loaded="$(bash "${cluster_dir}/load.sh" "${smoke_image}" 2>&1)" || { echo "${loaded}"; return 1; }
   k apply -f - >/dev/null <<EOF || return 1
 apiVersion: v1
 kind: Pod
@@ -97,7 +98,7 @@ spec:
 EOF
   k wait --for=condition=Ready pod/web pod/client --timeout=120s >/dev/null \
     || { k describe pod web client | tail -20; return 1; }
-  echo "${smoke_image} loaded, pods run ${smoke_image_short}"
+  echo "${loaded}; pods run ${smoke_image_short}"
 }
 
 check_service() {

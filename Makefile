@@ -56,7 +56,7 @@ clean: ## Remove build output (keeps .tools and the local platform state in .tra
 cluster: ## Start a single-node Kubernetes v1.34.4 here (built from the Go module proxy, cached); prints its KUBECONFIG
 	bash libs/devstack/cluster/up.sh
 
-cluster-load: ## Copy podman's localhost/transmute/* images (or IMAGES="...") into the cluster's containerd
+cluster-load: ## Copy podman's transmute/* images (or IMAGES="...") into the cluster's containerd
 	bash libs/devstack/cluster/load.sh $(IMAGES)
 
 cluster-smoke: ## Check the running cluster (load, Service, DNS, RWO volume, KEDA, version); ends with "N passed, N failed"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make cluster-load [IMAGES="..."]`: copies images from podman's local storage
 # into the node's containerd (namespace k8s.io), so pods run them with no
-# registry. Without arguments: every localhost/transmute/* image.
+# registry. Without arguments: every localhost/transmute/* (and
+# docker.io/transmute/*) image.
 #
 # podman keeps `transmute/gateway:0.1.0` as `localhost/transmute/gateway:0.1.0`,
 # while a pod asking for `transmute/gateway:0.1.0` gets containerd's normal
@@ -17,8 +18,10 @@ ctr_k8s() {
   ctr --address "${containerd_socket}" -n k8s.io "$@"
 }
 
+# podman names a locally built `transmute/x` either localhost/transmute/x or,
+# when tagged with the full name, docker.io/transmute/x: both are Transmute's.
 default_images() {
-  podman images --noheading --format '{{.Repository}}:{{.Tag}}' | grep '^localhost/transmute/' | sort -u || true
+  podman images --noheading --format '{{.Repository}}:{{.Tag}}' | grep -E '^(localhost|docker\.io)/transmute/' | sort -u || true
 }
 
 # The name podman knows the image by (it resolves short names itself).

@@ -74,6 +74,7 @@ metadata:
   name: web
   labels: { app: web }
 spec:
+  terminationGracePeriodSeconds: 1
   containers:
     - name: web
       image: ${smoke_image_short}
@@ -90,6 +91,7 @@ kind: Pod
 metadata:
   name: client
 spec:
+  terminationGracePeriodSeconds: 1
   containers:
     - name: client
       image: ${smoke_image_short}
@@ -146,6 +148,7 @@ kind: Pod
 metadata:
   name: writer
 spec:
+  terminationGracePeriodSeconds: 1
   containers:
     - name: writer
       image: ${smoke_image_short}
@@ -184,6 +187,7 @@ metadata:
   name: load-$1
   labels: { app: smoke-load }
 spec:
+  terminationGracePeriodSeconds: 1
   containers:
     - name: load
       image: ${smoke_image_short}

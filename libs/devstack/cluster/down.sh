@@ -56,13 +56,30 @@ stop_node_processes() {
   stop_process etcd
   remove_containers
   stop_process containerd 20
-  # Shims (and their containers) that outlived containerd, by their pid files.
-  local pid_file
-  for pid_file in "${run_dir}"/containerd-state/io.containerd.runtime.v2.task/*/*/{init,shim}.pid; do
-    if [[ -f "${pid_file}" ]]; then
-      kill -KILL "$(cat "${pid_file}")" 2>/dev/null || true
-    fi
+  kill_leftover_containers
+  kill_orphaned_shims
+}
+
+# Container processes that outlived their pods (a cluster whose processes
+# were killed): everything left in the kubelet's cgroups is the cluster's.
+kill_leftover_containers() {
+  local pid
+  while read -r pid; do
+    kill -KILL "${pid}" 2>/dev/null || true
+  done < <(find /sys/fs/cgroup/pids/kubepods -name cgroup.procs -exec cat {} + 2>/dev/null)
+}
+
+# containerd's shims outlive it. Ours are the ones serving our socket; they
+# record no pid file in containerd 1.6, so /proc tells which they are.
+kill_orphaned_shims() {
+  local cmdline pid
+  for cmdline in /proc/[0-9]*/cmdline; do
+    pid="${cmdline#/proc/}"
+    pid="${pid%/cmdline}"
+    tr '\0' ' ' 2>/dev/null <"${cmdline}" | grep -q "^/usr/bin/containerd-shim-runc-v2 .*-address ${containerd_socket} *\$" \
+      && kill -KILL "${pid}" 2>/dev/null
   done
+  return 0
 }
 
 unmount_all() {

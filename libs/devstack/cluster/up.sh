@@ -9,12 +9,17 @@ set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-require_packages() {
+# Debian's runtime: installed with apt when missing, as install-tools.sh does
+# for the platform's packages.
+install_packages() {
   local missing=() pkg
   for pkg in "${DEBIAN_PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "${pkg}" 2>/dev/null | grep -q 'install ok installed' || missing+=("${pkg}")
   done
-  ((${#missing[@]} == 0)) || fail "missing Debian packages: apt-get install ${missing[*]}"
+  ((${#missing[@]} == 0)) && return
+  note "installing Debian packages: ${missing[*]}"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; } \
+    || fail "installing Debian packages failed: apt-get install ${missing[*]}"
 }
 
 # One cluster per machine: the node's ports, bridge and iptables chains are
@@ -171,7 +176,7 @@ wait_addons() {
 main() {
   local started=${SECONDS}
   require_root
-  require_packages
+  install_packages
   claim_machine
   bash "${cluster_dir}/build.sh"
   bash "${cluster_dir}/pki.sh"

@@ -17,10 +17,10 @@ export GOTOOLCHAIN := local
 
 PNPM := pnpm
 
-.PHONY: help tools test-tools install build up lint test clean
+.PHONY: help tools test-tools install build up lint test clean images
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-11s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-15s %s\n", $$1, $$2}'
 
 tools: ## Install what the platform needs (nats-server, ferretdb, engines); check node 20, go and pnpm
 	bash libs/devstack/bin/install-tools.sh platform
@@ -47,6 +47,13 @@ TEST_CHECKS := --check 'lint=$(PNPM) lint' --check 'typecheck=$(PNPM) typecheck'
 
 test: build test-tools ## Lint (ESLint, Prettier), type-check the tests too, then the unit, integration and e2e tests (jest); ends with "N passed, N failed"
 	node libs/devstack/dist/cli/run-tests.js $(TEST_CHECKS)
+
+# Which images: all of them, or ONLY=gateway,nats,... (names as in transmute/<name>).
+IMAGES_ONLY := $(if $(ONLY),--only $(ONLY))
+
+images: build ## Build every image with podman (skaffold.yaml's, NATS, FerretDB, MinIO, test-helper) on a Debian base made here; ONLY=a,b for some
+	bash libs/devstack/bin/install-tools.sh images
+	node libs/devstack/dist/cli/images.js $(IMAGES_ONLY)
 
 clean: ## Remove build output (keeps .tools and the local platform state in .transmute)
 	rm -rf libs/*/dist services/*/dist e2e/dist coverage

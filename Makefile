@@ -17,7 +17,7 @@ export GOTOOLCHAIN := local
 
 PNPM := pnpm
 
-.PHONY: help tools test-tools install build up lint test clean images
+.PHONY: help tools test-tools install build up lint test clean images images-smoke
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-15s %s\n", $$1, $$2}'
@@ -54,6 +54,9 @@ IMAGES_ONLY := $(if $(ONLY),--only $(ONLY))
 images: build ## Build every image with podman (skaffold.yaml's, NATS, FerretDB, MinIO, test-helper) on a Debian base made here; ONLY=a,b for some
 	bash libs/devstack/bin/install-tools.sh images
 	node libs/devstack/dist/cli/images.js $(IMAGES_ONLY)
+
+images-smoke: build ## Start each built image once as the chart runs it and wait until it is ready; ends with "N passed, N failed"
+	node libs/devstack/dist/cli/images-smoke.js $(IMAGES_ONLY)
 
 clean: ## Remove build output (keeps .tools and the local platform state in .transmute)
 	rm -rf libs/*/dist services/*/dist e2e/dist coverage

@@ -17,7 +17,7 @@ export GOTOOLCHAIN := local
 
 PNPM := pnpm
 
-.PHONY: help tools test-tools install build up lint test clean images images-smoke
+.PHONY: help tools test-tools install build up lint test clean images images-smoke test-containers
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-15s %s\n", $$1, $$2}'
@@ -57,6 +57,10 @@ images: build ## Build every image with podman (skaffold.yaml's, NATS, FerretDB,
 
 images-smoke: build ## Start each built image once as the chart runs it and wait until it is ready; ends with "N passed, N failed"
 	node libs/devstack/dist/cli/images-smoke.js $(IMAGES_ONLY)
+
+# Jest arguments of test-containers, e.g. TESTS='libs/messaging'.
+test-containers: build ## Integration and e2e tests with TEST_INFRA=containers: NATS and FerretDB from make images, through podman's Docker API
+	node libs/devstack/dist/cli/test-containers.js $(if $(TESTS),-- $(TESTS))
 
 clean: ## Remove build output (keeps .tools and the local platform state in .transmute)
 	rm -rf libs/*/dist services/*/dist e2e/dist coverage

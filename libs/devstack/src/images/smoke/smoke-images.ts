@@ -127,6 +127,10 @@ async function appPlan(image: AppImage, infra: RunningInfra): Promise<SmokePlan>
     readyTimeoutMs: APP_READY_TIMEOUT_MS,
     readiness: family === undefined ? 'GET /readyz 200' : `GET /readyz 200 (family ${family}, engines ready)`,
     verify: image.name === 'gateway' ? provesAdminCli(image.ref) : undefined,
+    // Nest closes the app on SIGTERM, then raises SIGTERM again on itself. As
+    // PID 1, node ignores it and exits 0; under tini (the converters) it dies
+    // of it and tini reports 128 + 15. A stop that hangs ends in SIGKILL: 137.
+    exitCodeOnSigterm: image.artifact.target === 'converter' ? 143 : 0,
   };
 }
 

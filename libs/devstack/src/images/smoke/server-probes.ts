@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, ListBucketsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { MongoClient } from 'mongodb';
 import { connect, StorageType, StringCodec } from 'nats';
 import { LOOPBACK } from '../../net/free-ports';
@@ -42,7 +42,7 @@ export async function provesFerretDbStore(port: number): Promise<void> {
   }
 }
 
-/** A bucket, an object written and read back over S3. */
+/** A bucket, an object written and read back over S3, and no other bucket. */
 export async function provesMinioObjects(port: number, credentials: { accessKeyId: string; secretAccessKey: string }): Promise<void> {
   const s3 = new S3Client({ endpoint: `http://${LOOPBACK}:${port}`, region: 'us-east-1', forcePathStyle: true, credentials });
   try {
@@ -51,6 +51,9 @@ export async function provesMinioObjects(port: number, credentials: { accessKeyI
     await s3.send(new PutObjectCommand({ Bucket: 'smoke', Key: 'check.bin', Body: body }));
     const got = Buffer.from(await (await s3.send(new GetObjectCommand({ Bucket: 'smoke', Key: 'check.bin' }))).Body!.transformToByteArray());
     if (!got.equals(body)) throw new Error(`MinIO returned ${got.length} bytes that differ from the ${body.length} written`);
+    // HOME is the data directory (MinIO keeps .minio/certs there): it must not show up as a bucket.
+    const buckets = ((await s3.send(new ListBucketsCommand({}))).Buckets ?? []).map((bucket) => bucket.Name);
+    if (buckets.join() !== 'smoke') throw new Error(`MinIO lists buckets ${JSON.stringify(buckets)}, expected only "smoke"`);
   } finally {
     s3.destroy();
   }

@@ -179,7 +179,7 @@ async function serverPlan(image: ServerImage): Promise<SmokePlan> {
         ready: async () => (await httpStatus(`http://${LOOPBACK}:${port}/minio/health/ready`)) === 200,
         readyTimeoutMs: SERVER_READY_TIMEOUT_MS,
         readiness: 'GET /minio/health/ready 200',
-        verify: async () => (await provesMinioObjects(port, credentials), 'bucket made, 64 KiB object written and read back over S3'),
+        verify: async () => (await provesMinioObjects(port, credentials), 'bucket made, 64 KiB object written and read back over S3, no stray bucket'),
         cleanup: dataDir.remove,
       };
     }

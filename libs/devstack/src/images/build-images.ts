@@ -43,7 +43,11 @@ export async function buildImages(images: readonly TransmuteImage[], options: Bu
     report(`building ${image.ref} ...`);
     const context = image.kind === 'server' ? await stageServerContext(image) : undefined;
     try {
-      const args = ['build', '--pull=never', '--layers', ...buildArgsOf(image, options, context), '--tag', image.ref];
+      // --format=docker: the format `docker build` makes, and the one in which
+      // buildah honours the Dockerfile's SHELL. In podman's default (OCI),
+      // buildah 1.28 only warns and runs the converter's RUN under /bin/sh,
+      // without pipefail (containers/buildah#6460).
+      const args = ['build', '--pull=never', '--layers', '--format=docker', ...buildArgsOf(image, options, context), '--tag', image.ref];
       const log = join(logDir, `${image.name}.log`);
       const result = await runPodman(args, `build ${image.name}`, { kind: 'file', path: log });
       if (!result.ok) throw new Error(`building ${image.ref} failed (full log: ${log}):\n${result.tail(40)}`);

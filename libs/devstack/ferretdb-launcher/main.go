@@ -3,8 +3,8 @@
 // FerretDB's own cmd cannot be `go install`ed from the module proxy (its
 // build/version/version.txt is generated at release time and is absent from
 // the module zip, so the binary panics at start-up). The embeddable package
-// has no such requirement, so this launcher wraps it with the two flags the
-// local platform and the tests need.
+// has no such requirement, so this launcher wraps it with the flags the local
+// platform, the tests and the transmute/ferretdb image need.
 package main
 
 import (
@@ -23,11 +23,14 @@ import (
 func main() {
 	listenAddr := flag.String("listen-addr", "127.0.0.1:27017", "TCP address to accept MongoDB wire protocol connections on")
 	sqliteDir := flag.String("sqlite-dir", "data", "directory holding one SQLite file per database")
+	// Warnings and errors by default: the launcher runs beside many services
+	// and its per-connection info logs would drown theirs. A container image
+	// has a log of its own, and "Listening on TCP" (info) tells that it is up.
+	var level slog.Level = slog.LevelWarn
+	flag.TextVar(&level, "log-level", level, "lowest level logged: DEBUG, INFO, WARN or ERROR")
 	flag.Parse()
 
-	// Warnings and errors only: the launcher runs beside many services and its
-	// per-connection info logs would drown theirs.
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
 	if err := run(*listenAddr, *sqliteDir, logger); err != nil {
 		fmt.Fprintf(os.Stderr, "ferretdb: %s\n", err)

@@ -17,7 +17,7 @@ export GOTOOLCHAIN := local
 
 PNPM := pnpm
 
-.PHONY: help tools test-tools install build up lint test clean
+.PHONY: help tools test-tools install build up lint test test-cluster clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-11s %s\n", $$1, $$2}'
@@ -46,7 +46,10 @@ up: build ## Run NATS, FerretDB and every service locally; prints the URL and a 
 TEST_CHECKS := --check 'lint=$(PNPM) lint' --check 'typecheck=$(PNPM) typecheck'
 
 test: build test-tools ## Lint (ESLint, Prettier), type-check the tests too, then the unit, integration and e2e tests (jest); ends with "N passed, N failed"
-	node libs/devstack/dist/cli/run-tests.js $(TEST_CHECKS)
+	node libs/devstack/dist/cli/run-tests.js $(TEST_CHECKS) -- --selectProjects unit integration e2e
+
+test-cluster: build test-tools ## Install the chart on the cluster of `make cluster` and run the flows, faults and scaling on it; ends with "N passed, N failed"
+	node libs/devstack/dist/cli/run-tests.js -- --selectProjects cluster --runInBand
 
 clean: ## Remove build output (keeps .tools and the local platform state in .transmute)
 	rm -rf libs/*/dist services/*/dist e2e/dist coverage

@@ -19,13 +19,14 @@ export function kubeconfig(): string {
   return path;
 }
 
-function tool(name: string): string {
-  const local = join(repoRoot(), '.tools', 'bin', name);
-  if (existsSync(local)) return local;
-  throw new Error(`${name} is missing from .tools/bin: run \`make cluster\` (kubectl) and \`make test-tools\` (helm)`);
+/** kubectl comes with the cluster (`make cluster`), helm with the test tools (`make test-tools`). */
+function tool(name: 'kubectl' | 'helm'): string {
+  const path = name === 'kubectl' ? join(repoRoot(), '.transmute', 'cluster', 'bin', name) : join(repoRoot(), '.tools', 'bin', name);
+  if (existsSync(path)) return path;
+  throw new Error(`${path} is missing: run \`${name === 'kubectl' ? 'make cluster' : 'make test-tools'}\``);
 }
 
-async function command(binary: string, args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<string> {
+async function command(binary: 'kubectl' | 'helm', args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<string> {
   const child = run(tool(binary), args, {
     env: { ...process.env, KUBECONFIG: kubeconfig(), HELM_NO_PLUGINS: '1' },
     timeout: options.timeoutMs ?? 120_000,

@@ -17,11 +17,10 @@ export GOTOOLCHAIN := local
 
 PNPM := pnpm
 
-.PHONY: help tools test-tools install build up lint test clean images images-smoke test-containers cluster cluster-load cluster-smoke cluster-down
+.PHONY: help tools test-tools install build up lint test test-cluster clean images images-smoke test-containers cluster cluster-load cluster-smoke cluster-down
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-15s %s
-", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-15s %s\n", $$1, $$2}'
 
 tools: ## Install what the platform needs (nats-server, ferretdb, engines); check node 20, go and pnpm
 	bash libs/devstack/bin/install-tools.sh platform
@@ -47,7 +46,10 @@ up: build ## Run NATS, FerretDB and every service locally; prints the URL and a 
 TEST_CHECKS := --check 'lint=$(PNPM) lint' --check 'typecheck=$(PNPM) typecheck'
 
 test: build test-tools ## Lint (ESLint, Prettier), type-check the tests too, then the unit, integration and e2e tests (jest); ends with "N passed, N failed"
-	node libs/devstack/dist/cli/run-tests.js $(TEST_CHECKS)
+	node libs/devstack/dist/cli/run-tests.js $(TEST_CHECKS) -- --selectProjects unit integration e2e
+
+test-cluster: build test-tools ## Install the chart on the cluster of `make cluster` and run the flows, faults and scaling on it; ends with "N passed, N failed"
+	node libs/devstack/dist/cli/run-tests.js -- --selectProjects cluster --runInBand
 
 # Which images: all of them, or ONLY=gateway,nats,... (names as in transmute/<name>).
 IMAGES_ONLY := $(if $(ONLY),--only $(ONLY))

@@ -1,5 +1,15 @@
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, paginateListObjectsV2 } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  paginateListObjectsV2,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ServiceFailure } from '@transmute/contracts';
@@ -10,6 +20,8 @@ export interface S3StorageOptions {
   region: string;
   /** An S3-compatible endpoint (MinIO); empty for AWS. Path-style addressing when set. */
   endpoint: string;
+  /** Where clients reach the store, when not at `endpoint` (in a cluster: an ingress or a node port); empty: `endpoint`. */
+  publicEndpoint?: string;
   /** Empty: the AWS SDK's default chain (environment, instance role ...). */
   accessKeyId: string;
   secretAccessKey: string;
@@ -26,13 +38,31 @@ const PARTS_IN_FLIGHT = 2;
  */
 export class S3Storage implements Storage {
   private readonly client: S3Client;
+  /** Signs the links clients use; SigV4 signs the host, so a link must be signed for the address the client will call. */
+  private readonly signer: S3Client;
 
   constructor(private readonly options: S3StorageOptions) {
-    this.client = new S3Client({
-      region: options.region,
-      ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
-      ...(options.accessKeyId ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } } : {}),
-    });
+    this.client = s3Client(options, options.endpoint);
+    this.signer = options.publicEndpoint ? s3Client(options, options.publicEndpoint) : this.client;
+  }
+
+  /**
+   * Creates the bucket unless it exists (TRANSMUTE_STORAGE_S3_CREATE_BUCKET):
+   * for a store the platform runs itself, where nobody made it beforehand.
+   * Two services racing here both succeed.
+   */
+  async ensureBucket(): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.options.bucket }));
+      return;
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+    try {
+      await this.client.send(new CreateBucketCommand({ Bucket: this.options.bucket }));
+    } catch (error) {
+      if ((error as { name?: string }).name !== 'BucketAlreadyOwnedByYou') throw error;
+    }
   }
 
   async put(key: string, body: Readable): Promise<StoredObject> {
@@ -90,7 +120,7 @@ export class S3Storage implements Storage {
   async presignUpload(key: string, options: { contentType: string; expiresInSeconds: number }): Promise<UploadTarget> {
     assertSafeKey(key);
     const command = new PutObjectCommand({ Bucket: this.options.bucket, Key: key, ContentType: options.contentType });
-    const url = await getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds, signableHeaders: new Set(['content-type']) });
+    const url = await getSignedUrl(this.signer, command, { expiresIn: options.expiresInSeconds, signableHeaders: new Set(['content-type']) });
     return {
       url,
       method: 'PUT',
@@ -106,8 +136,16 @@ export class S3Storage implements Storage {
       Key: key,
       ResponseContentDisposition: contentDisposition(options.filename),
     });
-    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
+    return getSignedUrl(this.signer, command, { expiresIn: options.expiresInSeconds });
   }
+}
+
+function s3Client(options: S3StorageOptions, endpoint: string): S3Client {
+  return new S3Client({
+    region: options.region,
+    ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
+    ...(options.accessKeyId ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } } : {}),
+  });
 }
 
 function isNotFound(error: unknown): boolean {

@@ -4,7 +4,8 @@ import { buffer } from 'node:stream/consumers';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { type RunningMinio, startMinio } from '@transmute/devstack';
 import { S3Storage } from '../src/s3-storage';
-import { createStorage } from '../src/storage.module';
+import { createStorage, openStorage } from '../src/storage.module';
+import type { StorageConfig } from '../src/storage-config';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -17,18 +18,25 @@ describe('the s3 storage driver against MinIO', () => {
     const admin = new S3Client({ region: minio.region, endpoint: minio.endpoint, forcePathStyle: true, credentials: minio });
     await admin.send(new CreateBucketCommand({ Bucket: 'platform' }));
     admin.destroy();
-    storage = createStorage({
+    storage = createStorage(s3Config()) as S3Storage;
+  });
+
+  function s3Config(overrides: Partial<StorageConfig> = {}): StorageConfig {
+    return {
       storageDriver: 's3',
       storageS3Bucket: 'platform',
       storageS3Region: minio.region,
       storageS3Endpoint: minio.endpoint,
+      storageS3PublicEndpoint: '',
+      storageS3CreateBucket: false,
       storageS3AccessKeyId: minio.accessKeyId,
       storageS3SecretAccessKey: minio.secretAccessKey,
       storageFsRoot: '',
       storageSigningKey: 'k'.repeat(32),
       publicUrl: 'http://127.0.0.1:1',
-    }) as S3Storage;
-  });
+      ...overrides,
+    };
+  }
   afterAll(() => minio?.stop());
 
   it('streams a multipart-sized object in and out', async () => {
@@ -76,5 +84,42 @@ describe('the s3 storage driver against MinIO', () => {
     const tampered = new URL(link);
     tampered.searchParams.set('response-content-disposition', 'inline');
     expect((await fetch(tampered)).status).toBe(403);
+  });
+
+  it('creates a missing bucket at start-up only when told to, and twice is harmless', async () => {
+    const absent = createStorage(s3Config({ storageS3Bucket: 'made-at-start' }));
+    await expect(absent.put('jobs/x', Readable.from([Buffer.from('x')]))).rejects.toMatchObject({ name: 'NoSuchBucket' });
+
+    const [first, second] = await Promise.all([
+      openStorage(s3Config({ storageS3Bucket: 'made-at-start', storageS3CreateBucket: true })),
+      openStorage(s3Config({ storageS3Bucket: 'made-at-start', storageS3CreateBucket: true })),
+    ]);
+    await first.put('jobs/x', Readable.from([Buffer.from('x')]));
+    expect(await second.stat('jobs/x')).toEqual({ size: 1 });
+  });
+
+  it('gives up with the bucket and the endpoint named when the store never answers', async () => {
+    const config = s3Config({ storageS3Endpoint: 'http://127.0.0.1:9', storageS3CreateBucket: true });
+    await expect(openStorage(config, 3_000)).rejects.toThrow(/could not create or find bucket platform at http:\/\/127\.0\.0\.1:9 within 3 s/);
+  });
+
+  it('signs links for the public endpoint, where clients reach the store, and still works inside', async () => {
+    // The same MinIO under a second name: the services use 127.0.0.1, clients "localhost".
+    const publicEndpoint = minio.endpoint.replace('127.0.0.1', 'localhost');
+    const split = createStorage(s3Config({ storageS3PublicEndpoint: publicEndpoint })) as S3Storage;
+    await split.put('jobs/public/a.bin', Readable.from([Buffer.from('inside')]));
+
+    const link = await split.presignDownload('jobs/public/a.bin', { filename: 'a.bin', expiresInSeconds: 60 });
+    expect(new URL(link).host).toBe(new URL(publicEndpoint).host);
+    expect(await (await fetch(link)).text()).toBe('inside');
+    // SigV4 signs the host: the same link sent to the other name is refused, so the split matters.
+    const elsewhere = new URL(link);
+    elsewhere.host = new URL(minio.endpoint).host;
+    expect((await fetch(elsewhere)).status).toBe(403);
+
+    const target = await split.presignUpload('uploads/public/b', { contentType: 'application/octet-stream', expiresInSeconds: 60 });
+    expect(new URL(target.url).host).toBe(new URL(publicEndpoint).host);
+    expect((await fetch(target.url, { method: 'PUT', headers: target.headers, body: 'sent' })).status).toBe(200);
+    expect(await buffer(await split.get('uploads/public/b'))).toEqual(Buffer.from('sent'));
   });
 });

@@ -30,7 +30,8 @@ export const GATEWAY_APP_OPTIONS = { bodyParser: false } as const satisfies Nest
 /** Where the website's upload forms point besides the gateway: the S3 endpoint (or AWS) with the s3 driver. */
 function uploadOrigins(config: GatewayConfig): string[] {
   if (config.storageDriver !== 's3') return [];
-  return config.storageS3Endpoint ? [new URL(config.storageS3Endpoint).origin] : ['https://*.amazonaws.com'];
+  const clientsReach = config.storageS3PublicEndpoint || config.storageS3Endpoint;
+  return clientsReach ? [new URL(clientsReach).origin] : ['https://*.amazonaws.com'];
 }
 
 @Module({})

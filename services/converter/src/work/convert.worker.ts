@@ -8,10 +8,12 @@ import type { ConverterConfig } from '../config';
 import type { ConverterFamily } from '../families/family';
 import { FAMILY } from '../families/registry';
 import { ConvertHandler } from './convert.handler';
+import { watchFamilyReadiness } from './family-readiness.metric';
 
 /**
- * Starts the family's engines, announces its manifest to the catalogue and
- * keeps it fresh, then consumes `tasks.convert.<family>`. On shutdown it
+ * Starts the family's engines (without waiting for a long-lived one to come
+ * up), announces its manifest to the catalogue and keeps it fresh, then
+ * consumes `tasks.convert.<family>`. On shutdown it
  * stops pulling, lets running conversions finish (or releases them) and
  * stops the engines.
  */
@@ -34,7 +36,9 @@ export class ConvertWorker implements OnApplicationBootstrap, BeforeApplicationS
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.readiness.register('engines', async () => this.family.isReady?.() ?? true);
+    this.readiness.register('engines', async () => this.family.readiness?.() ?? true);
+    watchFamilyReadiness(this.family);
+    // Never waits for a long-lived engine to come up: the family retries it and says so through its readiness.
     await this.family.start?.();
     this.manifests = await openManifestBucket(this.connection.jetstream());
     // What a family converts is fixed once it started; the refresh only renews the entry's TTL.

@@ -8,7 +8,7 @@ export * from './rpc';
 export * from './pull-worker';
 export * from './manifest-bucket';
 export * from './task-workers';
-export * from './kv';
+export * from './kv/index';
 export * from './dead-letters';
 export * from './rpc-outcome';
 export * from './request-id-headers';

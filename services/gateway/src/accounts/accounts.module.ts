@@ -12,12 +12,11 @@ import { AnonymousPrincipals } from './anonymous-principals';
 import { ClientIpResolver } from './client-ip.resolver';
 import { DevKeyBootstrap, DevKeySeeder } from './dev-key-bootstrap';
 import { KeyLastUsed } from './key-last-used';
-import { KvBuckets } from './kv-buckets';
 import { RateLimiter } from './rate-limiter';
 import { RequestRateLimits } from './request-rate-limits';
 import { UsageMeter } from './usage-meter';
 
-const SHARED = [DevKeySeeder, KeyLastUsed, AccountsService, AccountQuota, UsageMeter, RateLimiter, RequestRateLimits, ClientIpResolver, AnonymousPrincipals, KvBuckets];
+const SHARED = [DevKeySeeder, KeyLastUsed, AccountsService, AccountQuota, UsageMeter, RateLimiter, RequestRateLimits, ClientIpResolver, AnonymousPrincipals];
 
 /**
  * Accounts, API keys, plans, usage and rate limits. The only reader of the

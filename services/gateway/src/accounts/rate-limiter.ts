@@ -1,7 +1,11 @@
-import { Injectable } from '@nestjs/common';
-import { KvBuckets, compareAndSet } from './kv-buckets';
+import { Inject, Injectable } from '@nestjs/common';
+import type { NatsConnection } from 'nats';
+import { KvBucket, KvCodecs, KvCounter, NATS_CONNECTION } from '@transmute/messaging';
 
 export const RATE_WINDOW_MS = 60_000;
+
+/** One fixed-window counter per key (or anonymous IP) per minute; entries expire after two windows. */
+export const RATE_LIMITS_BUCKET = { name: 'account_rate_limits', ttlMs: 2 * RATE_WINDOW_MS };
 
 export interface RateDecision {
   allowed: boolean;
@@ -25,19 +29,16 @@ export function windowOf(nowMs: number): { index: number; resetSeconds: number }
  */
 @Injectable()
 export class RateLimiter {
-  constructor(private readonly buckets: KvBuckets) {}
+  private readonly counters: KvCounter;
+
+  constructor(@Inject(NATS_CONNECTION) connection: NatsConnection) {
+    this.counters = new KvCounter(new KvBucket(connection, RATE_LIMITS_BUCKET, KvCodecs.integer));
+  }
 
   /** `subject`: the API key's prefix, or `anon-<ip digest>`. */
   async consume(subject: string, limit: number, nowMs = Date.now()): Promise<RateDecision> {
     const { index, resetSeconds } = windowOf(nowMs);
-    const kv = await this.buckets.get('rateLimits');
-    return compareAndSet<RateDecision>(kv, `rate.${subject}.${index}`, (current) => {
-      const used = current ? Number(new TextDecoder().decode(current)) || 0 : 0;
-      if (used >= limit) return { result: { allowed: false, limit, remaining: 0, resetSeconds } };
-      return {
-        value: new TextEncoder().encode(String(used + 1)),
-        result: { allowed: true, limit, remaining: limit - used - 1, resetSeconds },
-      };
-    });
+    const { counted, value } = await this.counters.incrementBelow(`rate.${subject}.${index}`, limit);
+    return counted ? { allowed: true, limit, remaining: limit - value, resetSeconds } : { allowed: false, limit, remaining: 0, resetSeconds };
   }
 }

@@ -1,9 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { Buckets, KvBuckets } from '../accounts/kv-buckets';
+import { Inject, Injectable } from '@nestjs/common';
+import type { NatsConnection } from 'nats';
+import { KvBucket, KvCodecs, NATS_CONNECTION } from '@transmute/messaging';
 
 /** Sessions end this long after sign-in (the KV bucket forgets them then too). */
-export const SESSION_TTL_MS = Buckets.sessions.ttlMs;
+export const SESSION_TTL_MS = 7 * 24 * 3_600_000;
+
+/** The website's sign-in sessions: SHA-256 of the session token -> SessionRecord. */
+export const SESSIONS_BUCKET = { name: 'people_sessions', ttlMs: SESSION_TTL_MS };
 
 export interface SessionRecord {
   personId: string;
@@ -23,25 +27,28 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
  */
 @Injectable()
 export class SessionStore {
-  constructor(private readonly buckets: KvBuckets) {}
+  private readonly bucket: KvBucket<SessionRecord>;
+
+  constructor(@Inject(NATS_CONNECTION) connection: NatsConnection) {
+    this.bucket = new KvBucket(connection, SESSIONS_BUCKET, KvCodecs.json<SessionRecord>());
+  }
 
   async create(person: Pick<SessionRecord, 'personId' | 'accountId' | 'email'>, nowMs = Date.now()): Promise<{ token: string; record: SessionRecord }> {
     const token = randomBytes(32).toString('base64url');
     const record: SessionRecord = { ...person, createdAtMs: nowMs, expiresAtMs: nowMs + SESSION_TTL_MS };
-    await (await this.buckets.get('sessions')).create(keyOf(token), new TextEncoder().encode(JSON.stringify(record)));
+    // 256 random bits: a collision is not a case to handle, but never overwrite another session.
+    if ((await this.bucket.create(keyOf(token), record)) === null) throw new Error('session token collision');
     return { token, record };
   }
 
   async find(token: string, nowMs = Date.now()): Promise<SessionRecord | null> {
     if (!TOKEN.test(token)) return null;
-    const entry = await (await this.buckets.get('sessions')).get(keyOf(token));
-    if (!entry || entry.operation !== 'PUT') return null;
-    const record = JSON.parse(new TextDecoder().decode(entry.value)) as SessionRecord;
-    return record.expiresAtMs > nowMs ? record : null;
+    const record = (await this.bucket.get(keyOf(token)))?.value;
+    return record && record.expiresAtMs > nowMs ? record : null;
   }
 
   async delete(token: string): Promise<void> {
     if (!TOKEN.test(token)) return;
-    await (await this.buckets.get('sessions')).delete(keyOf(token));
+    await this.bucket.delete(keyOf(token));
   }
 }

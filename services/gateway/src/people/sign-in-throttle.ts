@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { KvBuckets, compareAndSet } from '../accounts/kv-buckets';
+import { Inject, Injectable } from '@nestjs/common';
+import type { NatsConnection } from 'nats';
+import { KvBucket, KvCodecs, NATS_CONNECTION } from '@transmute/messaging';
 import { RateLimitExceeded } from '../auth/rate-limit-exceeded';
 
 /** Wrong passwords allowed before waits start: per address, and per client IP (many addresses from one place). */
@@ -20,7 +21,10 @@ export function waitAfter(failures: number, free: number): number {
 }
 
 const digest = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 40);
-const decode = (value: Uint8Array | undefined): FailureRecord => (value ? (JSON.parse(new TextDecoder().decode(value)) as FailureRecord) : { failures: 0, lastMs: 0 });
+const NONE: FailureRecord = { failures: 0, lastMs: 0 };
+
+/** Failed sign-ins per email digest and per client-IP digest; forgotten 15 minutes after the last one. */
+export const SIGN_IN_FAILURES_BUCKET = { name: 'people_signin_failures', ttlMs: 15 * 60_000 };
 
 /**
  * Slows down password guessing: failed sign-ins counted per address and per
@@ -31,14 +35,16 @@ const decode = (value: Uint8Array | undefined): FailureRecord => (value ? (JSON.
  */
 @Injectable()
 export class SignInThrottle {
-  constructor(private readonly buckets: KvBuckets) {}
+  private readonly failures: KvBucket<FailureRecord>;
+
+  constructor(@Inject(NATS_CONNECTION) connection: NatsConnection) {
+    this.failures = new KvBucket(connection, SIGN_IN_FAILURES_BUCKET, KvCodecs.json<FailureRecord>());
+  }
 
   async check(email: string, clientIp: string, nowMs = Date.now()): Promise<void> {
-    const kv = await this.buckets.get('signInFailures');
     let waitMs = 0;
     for (const [key, free] of this.subjects(email, clientIp)) {
-      const entry = await kv.get(key);
-      const record = decode(entry?.operation === 'PUT' ? entry.value : undefined);
+      const record = (await this.failures.get(key))?.value ?? NONE;
       waitMs = Math.max(waitMs, record.lastMs + waitAfter(record.failures, free) - nowMs);
     }
     if (waitMs > 0) {
@@ -48,18 +54,14 @@ export class SignInThrottle {
   }
 
   async failed(email: string, clientIp: string, nowMs = Date.now()): Promise<void> {
-    const kv = await this.buckets.get('signInFailures');
     for (const [key] of this.subjects(email, clientIp)) {
-      await compareAndSet(kv, key, (current) => {
-        const record = decode(current);
-        return { value: new TextEncoder().encode(JSON.stringify({ failures: record.failures + 1, lastMs: nowMs })), result: undefined };
-      });
+      await this.failures.mutate(key, (current) => ({ write: { failures: (current?.value ?? NONE).failures + 1, lastMs: nowMs }, result: undefined }));
     }
   }
 
   /** A right password clears the address's count (not the IP's: one success must not hide many guesses). */
   async succeeded(email: string): Promise<void> {
-    await (await this.buckets.get('signInFailures')).delete(`email.${digest(email)}`);
+    await this.failures.delete(`email.${digest(email)}`);
   }
 
   private subjects(email: string, clientIp: string): Array<[string, number]> {

@@ -5,7 +5,7 @@ export * from './work-publisher';
 export * from './task-work-runner';
 export * from './retry';
 export * from './rpc';
-export * from './pull-worker';
+export * from './consumer/index';
 export * from './manifest-bucket';
 export * from './task-workers';
 export * from './kv/index';

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { Consumer, JetStreamClient, JsMsg } from 'nats';
 import { runWithRequestId } from '@transmute/service-kit';
-import type { WorkConsumerDefinition } from './jetstream-setup';
-import { requestIdFrom } from './request-id-headers';
+import type { WorkConsumerDefinition } from '../jetstream-setup';
+import { requestIdFrom } from '../request-id-headers';
 
 export type MessageHandler = (message: JsMsg, signal: AbortSignal) => Promise<void>;
 
@@ -14,10 +14,11 @@ interface InFlight {
 }
 
 /**
- * Pulls one message per free slot from a durable consumer, so nothing waits
- * in a local buffer while every slot is busy. The handler settles each
- * message (ack, nak or term); on stop, handlers still running past the grace
- * period are aborted and must release their message. Each handler runs
+ * The ConsumerRunner's pull loop: one message per free slot from a durable
+ * consumer, so nothing waits in a local buffer while every slot is busy. The
+ * runner settles each message; on stop, handlers still running past the
+ * grace period are aborted (the runner gives their message back), and a
+ * message pulled while stopping is given back at once. Each handler runs
  * inside the request id its message carries (a fresh one when it has none).
  */
 export class PullWorker {
@@ -81,9 +82,8 @@ export class PullWorker {
     try {
       await runWithRequestId(requestIdFrom(message.headers), () => this.handler(message, signal));
     } catch (error) {
-      // A handler that throws has not settled its message: let it come back.
-      this.logger.error({ err: error }, `handler failed on message ${message.seq}`);
-      message.nak(1_000);
+      // The runner settles every message itself; a throw here is a bug, and the message comes back after the ack wait.
+      this.logger.error({ err: error }, `message ${message.seq} left unsettled`);
     }
   }
 }

@@ -8,6 +8,7 @@ import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { DispatcherConfig } from '../config';
 import type { StoredAttempt } from '../deliveries/delivery.schema';
 import { type DeliveryRecord, DeliveryRepository } from '../deliveries/delivery.repository';
+import { AttemptJournal, type JournaledAttempts } from './attempt-journal';
 import { DeliveryDeadLetters, givenUpReason } from './delivery-dead-letters';
 import { nextStep } from './retry-policy';
 import { signatureHeader } from './signature';
@@ -19,6 +20,8 @@ import { WebhookSender } from './webhook-sender';
 const EARLY_TOLERANCE_MS = 250;
 /** How soon an attempt that could not be made (accounts or store away) is tried again; it does not count. */
 const NOT_ATTEMPTED_RETRY_MS = 5_000;
+/** How soon an attempt kept in the journal (its log write failed) comes back to have the log written. */
+const JOURNAL_RETRY_MS = 2_000;
 
 const attemptsTotal =
   (register.getSingleMetric('transmute_webhook_attempts_total') as Counter<string>) ??
@@ -42,7 +45,9 @@ function spoken(ms: number): string {
  * is recorded, then its message is naked with the delay to the next attempt,
  * so a dispatcher that dies mid-schedule loses nothing; whoever holds the
  * message next resumes from the log in `webhook_deliveries`, which also stops
- * a settled delivery from being sent again.
+ * a settled delivery from being sent again. An attempt the receiver got is
+ * never sent again because its log write failed: the attempt journal keeps
+ * it, and the next delivery of the message writes the log before anything else.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -53,6 +58,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly consumers: ConsumerRunners,
     @Inject(SERVICE_CONFIG) private readonly config: DispatcherConfig,
     private readonly repository: DeliveryRepository,
+    private readonly journal: AttemptJournal,
     private readonly secrets: SigningSecrets,
     private readonly sender: WebhookSender,
     private readonly deadLetters: DeliveryDeadLetters,
@@ -102,7 +108,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   /** Makes the attempt that is due, and says what becomes of the message: settled, or back when the next attempt is due. */
   private async attempt({ value: delivery, signal }: Delivery<WebhookDelivery>): Promise<Settlement> {
     const now = new Date();
-    const record = await this.repository.findOrCreate(this.freshRecord(delivery, now));
+    const record = await this.withJournal(await this.repository.findOrCreate(this.freshRecord(delivery, now)));
     if (record.state !== 'pending') {
       // Settled as failed but its dead letter not recorded (JetStream or the store blinked): record it now.
       if (record.state === 'failed' && !record.deadLetteredAt) return Settle.deadLetter(givenUpReason(record.attempts, false));
@@ -133,7 +139,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const stored: StoredAttempt = { attempt, startedAt, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error };
     const attempts = [...record.attempts, stored];
     const settled = 'settle' in step;
-    await this.repository.recordAttempt(record._id, attempts, settled ? step.settle : 'pending', settled ? null : new Date(Date.now() + step.retryInMs));
+    const logged = await this.log(record._id, { attempts, state: settled ? step.settle : 'pending', nextAttemptAt: settled ? null : new Date(Date.now() + step.retryInMs) });
     if (settled) {
       attemptsTotal.inc({ outcome: step.settle });
       this.logger.log({ deliveryId: record._id, jobId: record.jobId, attempt, statusCode: result.statusCode, state: step.settle }, 'webhook delivery settled');
@@ -144,8 +150,35 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         'webhook attempt failed, retry scheduled',
       );
     }
+    if (!logged) return Settle.retry(JOURNAL_RETRY_MS);
     if (!settled) return Settle.retry(step.retryInMs);
     return step.settle === 'failed' ? Settle.deadLetter(givenUpReason(attempts, result.refused === true)) : Settle.ack();
+  }
+
+  /**
+   * Writes the log after an attempt the receiver may have got. When the log
+   * does not take it, the journal keeps the attempt (false): the message comes
+   * back soon and `withJournal` retries the log write alone.
+   */
+  private async log(deliveryId: string, entry: JournaledAttempts): Promise<boolean> {
+    try {
+      await this.repository.recordAttempt(deliveryId, entry.attempts, entry.state, entry.nextAttemptAt);
+      return true;
+    } catch (error) {
+      await this.journal.keep(deliveryId, entry);
+      this.logger.warn({ err: error, deliveryId, attempts: entry.attempts.length }, 'attempt made but not logged; kept in the journal until the log takes it');
+      return false;
+    }
+  }
+
+  /** The log as the journal says it should be: an attempt it missed is written now, and never made again. */
+  private async withJournal(record: DeliveryRecord): Promise<DeliveryRecord> {
+    const kept = await this.journal.find(record._id);
+    if (!kept) return record;
+    if (kept.attempts.length > record.attempts.length) await this.repository.recordAttempt(record._id, kept.attempts, kept.state, kept.nextAttemptAt);
+    await this.journal.settled(record._id);
+    this.logger.log({ deliveryId: record._id, attempts: kept.attempts.length, state: kept.state }, 'journaled attempt written to the log');
+    return { ...record, attempts: kept.attempts, state: kept.state, nextAttemptAt: kept.nextAttemptAt };
   }
 
   private freshRecord(delivery: WebhookDelivery, now: Date): DeliveryRecord {

@@ -2,8 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { type CreateJobRequest, ServiceFailure, type UsageCounters } from '@transmute/contracts';
 import type { Principal } from '../auth/api-key-authenticator';
 import { ANONYMOUS_PREFIX, AccountsService } from './accounts.service';
-import type { Plan } from './plans';
-import { UsageMeter } from './usage-meter';
+import type { Plan } from '../limits/plans';
+import { UsageMeter } from '../limits/usage-meter';
 
 /** Conversions a job will run: its convert tasks (a job built around `import_id` gets exactly one). */
 export function convertTaskCount(request: Pick<CreateJobRequest, 'tasks' | 'importId'>): number {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { mongoConfig } from '@transmute/persistence';
 import { type ConfigOf, envVar } from '@transmute/service-kit';
-import { parseIpRule, normaliseIpRule } from './ip-rules';
-import { plansOverride } from './plans';
+import { parseIpRule, normaliseIpRule } from '../http/ip-rules';
+import { plansOverride } from '../limits/plans';
 
 const planName = (fallback: string) =>
   z

@@ -4,17 +4,17 @@ import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { AccountQuota } from './account-quota';
 import { AccountRepository } from './account.repository';
 import { accountModels } from './account.schema';
-import { AccountsApiKeyAuthenticator } from './accounts-api-key.authenticator';
+import { AccountsApiKeyAuthenticator } from '../keys/keys-api-key.authenticator';
 import type { AccountsConfig } from './accounts.config';
 import { AccountsRpcController } from './accounts.rpc.controller';
 import { AccountsService } from './accounts.service';
-import { AnonymousPrincipals } from './anonymous-principals';
-import { ClientIpResolver } from './client-ip.resolver';
-import { DevKeyBootstrap, DevKeySeeder } from './dev-key-bootstrap';
-import { KeyLastUsed } from './key-last-used';
-import { RateLimiter } from './rate-limiter';
-import { RequestRateLimits } from './request-rate-limits';
-import { UsageMeter } from './usage-meter';
+import { AnonymousPrincipals } from '../auth/anonymous-principals';
+import { ClientIpResolver } from '../http/client-ip.resolver';
+import { DevKeyBootstrap, DevKeySeeder } from '../keys/dev-key-bootstrap';
+import { KeyLastUsed } from '../keys/key-last-used';
+import { RateLimiter } from '../limits/rate-limiter';
+import { RequestRateLimits } from '../limits/request-rate-limits';
+import { UsageMeter } from '../limits/usage-meter';
 
 const SHARED = [DevKeySeeder, KeyLastUsed, AccountsService, AccountQuota, UsageMeter, RateLimiter, RequestRateLimits, ClientIpResolver, AnonymousPrincipals];
 

@@ -4,9 +4,9 @@ import { ErrorCode, ServiceFailure } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { AccountsConfig } from './accounts.config';
 import { type AccountRecord, AccountRepository, type ApiKeyRecord } from './account.repository';
-import { generateApiKey } from './api-key-secret';
-import { normaliseIpRule } from './ip-rules';
-import { type Plan, PlanCatalog } from './plans';
+import { generateApiKey } from '../keys/api-key-secret';
+import { normaliseIpRule } from '../http/ip-rules';
+import { type Plan, PlanCatalog } from '../limits/plans';
 
 /** Ids of the anonymous per-IP principals; no stored account may take them. */
 export const ANONYMOUS_PREFIX = 'anon-';

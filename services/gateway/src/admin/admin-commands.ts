@@ -14,9 +14,9 @@ import { toJson } from '@bufbuild/protobuf';
 import type { ReadDeadLettersOptions, RpcClient } from '@transmute/messaging';
 import type { AccountQuota } from '../accounts/account-quota';
 import { type AccountsService, accountView } from '../accounts/accounts.service';
-import type { DevKeySeeder } from '../accounts/dev-key-bootstrap';
+import type { DevKeySeeder } from '../keys/dev-key-bootstrap';
 import type { PeopleService } from '../people/people.service';
-import { type Plan, formatGb } from '../accounts/plans';
+import { type Plan, formatGb } from '../limits/plans';
 
 export interface AdminServices {
   accounts: AccountsService;

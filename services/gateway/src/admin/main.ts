@@ -8,7 +8,7 @@ import { NATS_CONNECTION, RpcClient, readDeadLetters } from '@transmute/messagin
 import { ConfigError, findLocalEndpoints, loadConfig, withLocalEndpoints } from '@transmute/service-kit';
 import { AccountQuota } from '../accounts/account-quota';
 import { AccountsService } from '../accounts/accounts.service';
-import { DevKeySeeder } from '../accounts/dev-key-bootstrap';
+import { DevKeySeeder } from '../keys/dev-key-bootstrap';
 import { PeopleService } from '../people/people.service';
 import { adminConfig } from './admin.config';
 import { type ParsedCommand, USAGE, isKnownCommand, runCommand } from './admin-commands';

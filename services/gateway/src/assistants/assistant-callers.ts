@@ -9,10 +9,10 @@ import {
   RateLimitWindowSchema,
   ServiceFailure,
 } from '@transmute/contracts';
-import { principalOf } from '../accounts/accounts-api-key.authenticator';
+import { principalOf } from '../keys/keys-api-key.authenticator';
 import { AccountsService } from '../accounts/accounts.service';
-import { ClientIpResolver } from '../accounts/client-ip.resolver';
-import { RateLimiter } from '../accounts/rate-limiter';
+import { ClientIpResolver } from '../http/client-ip.resolver';
+import { RateLimiter } from '../limits/rate-limiter';
 import { ApiKeyAuthenticator, type Principal } from '../auth/api-key-authenticator';
 import { OAuthGrants } from '../oauth/oauth-grants';
 import { isSecretOf, SecretKind } from '../oauth/oauth-secrets';

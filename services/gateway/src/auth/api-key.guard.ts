@@ -2,8 +2,8 @@ import { type CanActivate, type ExecutionContext, Injectable, Optional, SetMetad
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
-import { ClientIpResolver } from '../accounts/client-ip.resolver';
-import { RequestRateLimits } from '../accounts/request-rate-limits';
+import { ClientIpResolver } from '../http/client-ip.resolver';
+import { RequestRateLimits } from '../limits/request-rate-limits';
 import { ApiKeyAuthenticator, type Principal } from './api-key-authenticator';
 import { WebPrincipalSource } from './web-principal-source';
 

@@ -1,9 +1,9 @@
 import { Controller, Delete, Get, HttpCode, Param, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
 import { ServiceFailure } from '@transmute/contracts';
-import { CsrfGuard } from '../people/csrf';
-import type { CurrentPerson } from '../people/people-sessions';
-import { SignedInGuard, SignedInPerson } from '../people/signed-in.guard';
+import { CsrfGuard } from '../sessions/csrf';
+import type { CurrentPerson } from '../sessions/sessions';
+import { SignedInGuard, SignedInPerson } from '../sessions/signed-in.guard';
 import { OAuthGrants } from './oauth-grants';
 import { SCOPE_DESCRIPTIONS } from './oauth-records';
 

@@ -7,7 +7,7 @@ import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth
 import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
 import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
-import { ClientIpResolver } from '../accounts/client-ip.resolver';
+import { ClientIpResolver } from '../http/client-ip.resolver';
 import type { GatewayConfig } from '../config';
 import { CONSENT_DECISION_PATH } from './consent-page';
 import { ConsentForms } from './consent-forms';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { CSRF_FORM_FIELD, CsrfTokens } from '../people/csrf';
-import { PeopleSessions } from '../people/people-sessions';
+import { CSRF_FORM_FIELD, CsrfTokens } from '../sessions/csrf';
+import { PeopleSessions } from '../sessions/sessions';
 import { ConsentForms } from './consent-forms';
 import { PersonSessions, type SignedInPerson } from './person-sessions';
 

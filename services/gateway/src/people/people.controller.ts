@@ -1,16 +1,16 @@
 import { Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AccountQuota } from '../accounts/account-quota';
-import { ClientIpResolver } from '../accounts/client-ip.resolver';
-import { RateLimiter } from '../accounts/rate-limiter';
-import { RateLimitExceeded } from '../auth/rate-limit-exceeded';
-import { anonymousAccountId } from '../accounts/anonymous-principals';
+import { ClientIpResolver } from '../http/client-ip.resolver';
+import { RateLimiter } from '../limits/rate-limiter';
+import { RateLimitExceeded } from '../limits/rate-limit-exceeded';
+import { anonymousAccountId } from '../auth/anonymous-principals';
 import { JsonBody } from '../http/json-body.decorator';
 import { safeNext } from './credentials';
-import { CsrfGuard, CsrfTokens } from './csrf';
+import { CsrfGuard, CsrfTokens } from '../sessions/csrf';
 import { PeopleService, SIGN_UP_ANSWER } from './people.service';
-import { PeopleSessions } from './people-sessions';
-import { usageView } from './usage-view';
+import { PeopleSessions } from '../sessions/sessions';
+import { usageView } from '../limits/usage-view';
 
 /** Sign-ups per client IP per minute (each costs an argon2id hash and an account). */
 const SIGN_UPS_PER_MINUTE = 10;

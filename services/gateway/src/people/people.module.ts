@@ -3,19 +3,19 @@ import { WebPrincipalSource } from '../auth/web-principal-source';
 import { JsonBodyMiddleware } from '../http/json-body.middleware';
 import { WebhookDeliveriesClient } from '../events/webhook-deliveries.client';
 import { JobsClient } from '../jobs/jobs.client';
-import { CookiePolicy } from './cookie-policy';
-import { CsrfGuard, CsrfTokens } from './csrf';
-import { DashboardController } from './dashboard.controller';
+import { CookiePolicy } from '../sessions/cookie-policy';
+import { CsrfGuard, CsrfTokens } from '../sessions/csrf';
+import { DashboardController } from '../dashboard/dashboard.controller';
 import { PasswordHasher } from './password-hasher';
 import { PeopleController } from './people.controller';
 import { PeopleRepository } from './people.repository';
 import { PeopleService } from './people.service';
-import { PeopleSessions } from './people-sessions';
+import { PeopleSessions } from '../sessions/sessions';
 import { personModels } from './person.schema';
-import { SessionStore } from './session-store';
-import { SignInThrottle } from './sign-in-throttle';
-import { SignedInGuard } from './signed-in.guard';
-import { WebPrincipals } from './web-principals';
+import { SessionStore } from '../sessions/session-store';
+import { SignInThrottle } from '../limits/sign-in-throttle';
+import { SignedInGuard } from '../sessions/signed-in.guard';
+import { WebPrincipals } from '../sessions/web-principals';
 
 /**
  * People (website accounts): sign-up, sign-in, sessions, CSRF and the

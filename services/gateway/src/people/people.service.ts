@@ -5,8 +5,8 @@ import { AccountsService } from '../accounts/accounts.service';
 import { normaliseEmail, passwordField, passwordProblem } from './credentials';
 import { PasswordHasher } from './password-hasher';
 import { PeopleRepository, type PersonRecord } from './people.repository';
-import type { CurrentPerson } from './people-sessions';
-import { SignInThrottle } from './sign-in-throttle';
+import type { CurrentPerson } from '../sessions/sessions';
+import { SignInThrottle } from '../limits/sign-in-throttle';
 
 /** The same answer for a new address and a taken one: neither says which it was. */
 export const SIGN_UP_ANSWER = 'if this address was free, its account now exists: sign in with it';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
-import type { AccountsConfig } from './accounts.config';
-import { AccountsService } from './accounts.service';
+import type { AccountsConfig } from '../accounts/accounts.config';
+import { AccountsService } from '../accounts/accounts.service';
 import { apiKeyPrefix, hashApiKey } from './api-key-secret';
 
 /** The account the development key belongs to. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import type { Principal } from '../auth/api-key-authenticator';
-import { RateLimitExceeded } from '../auth/rate-limit-exceeded';
+import { RateLimitExceeded } from './rate-limit-exceeded';
 import { RateLimiter } from './rate-limiter';
 
 /** Counts one request against the principal's window and says so in the X-RateLimit-* headers. */

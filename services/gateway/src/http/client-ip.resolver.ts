@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
-import type { AccountsConfig } from './accounts.config';
+import type { AccountsConfig } from '../accounts/accounts.config';
 import { clientIpOf } from './client-ip';
 import { IpRuleSet } from './ip-rules';
 

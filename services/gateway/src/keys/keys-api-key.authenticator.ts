@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
 import { ApiKeyAuthenticator, type CallerContext, type Principal } from '../auth/api-key-authenticator';
-import { AccountsService } from './accounts.service';
+import { AccountsService } from '../accounts/accounts.service';
 import { apiKeyMatches, apiKeyPrefix } from './api-key-secret';
-import { IpRuleSet } from './ip-rules';
+import { IpRuleSet } from '../http/ip-rules';
 import { KeyLastUsed } from './key-last-used';
-import type { Plan } from './plans';
+import type { Plan } from '../limits/plans';
 
 export function principalOf(accountId: string, keyId: string, plan: Plan, anonymous = false): Principal {
   return { accountId, keyId, plan: plan.name, convertAllowance: plan.convertAllowance, rateLimitPerMinute: plan.rateLimitPerMinute, anonymous };

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AccountsService } from '../accounts/accounts.service';
-import { principalOf } from '../accounts/accounts-api-key.authenticator';
-import { AnonymousPrincipals } from '../accounts/anonymous-principals';
-import { ClientIpResolver } from '../accounts/client-ip.resolver';
+import { principalOf } from '../keys/keys-api-key.authenticator';
+import { AnonymousPrincipals } from '../auth/anonymous-principals';
+import { ClientIpResolver } from '../http/client-ip.resolver';
 import type { Principal } from '../auth/api-key-authenticator';
 import { WebPrincipalSource } from '../auth/web-principal-source';
 import { CsrfTokens } from './csrf';
-import { PeopleSessions } from './people-sessions';
+import { PeopleSessions } from './sessions';
 
 /** Rate-limit subject of a person's website requests (keys have theirs; the anonymous principal is per IP). */
 export const webKeyId = (personId: string): string => `web-${personId}`;

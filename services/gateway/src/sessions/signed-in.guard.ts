@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable, createParamDecorator } from '@nestjs/common';
 import type { Request } from 'express';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
-import { type CurrentPerson, PeopleSessions } from './people-sessions';
+import { type CurrentPerson, PeopleSessions } from './sessions';
 
 const PERSON = Symbol('person');
 type PersonRequest = Request & { [PERSON]?: CurrentPerson };

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '../auth/api-key-authenticator';
-import { ANONYMOUS_PREFIX, AccountsService } from './accounts.service';
-import { principalOf } from './accounts-api-key.authenticator';
+import type { Principal } from './api-key-authenticator';
+import { ANONYMOUS_PREFIX, AccountsService } from '../accounts/accounts.service';
+import { principalOf } from '../keys/keys-api-key.authenticator';
 
 /** Anonymous account ids: `anon-` and a digest of the client IP (the IP itself is not kept). */
 export function anonymousAccountId(clientIp: string): string {

@@ -1,5 +1,5 @@
 import { loadConfig } from '@transmute/service-kit';
-import { accountsConfig } from './accounts.config';
+import { accountsConfig } from '../accounts/accounts.config';
 import { PlanCatalog, formatGb } from './plans';
 import { windowOf } from './rate-limiter';
 

@@ -1,6 +1,6 @@
-import type { AccountsService } from './accounts.service';
+import type { AccountsService } from '../accounts/accounts.service';
 import { AnonymousPrincipals, anonymousAccountId } from './anonymous-principals';
-import { PlanCatalog } from './plans';
+import { PlanCatalog } from '../limits/plans';
 
 describe('anonymous principals', () => {
   const plans = new PlanCatalog();

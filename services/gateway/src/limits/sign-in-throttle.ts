@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { KvBucket, KvCodecs, NATS_CONNECTION } from '@transmute/messaging';
-import { RateLimitExceeded } from '../auth/rate-limit-exceeded';
+import { RateLimitExceeded } from './rate-limit-exceeded';
 
 /** Wrong passwords allowed before waits start: per address, and per client IP (many addresses from one place). */
 export const FREE_FAILURES = { email: 5, ip: 20 } as const;

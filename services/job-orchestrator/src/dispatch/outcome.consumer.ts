@@ -72,7 +72,7 @@ export class OutcomeConsumer implements OnApplicationBootstrap, BeforeApplicatio
     if (!outcome) return;
     this.logger.error({ jobId: outcome.jobId, task: outcome.taskName, deliveries: deliveryCount, reason }, 'outcome dead-lettered');
     await this.outcomes
-      .failTask(outcome.jobId, outcome.taskName, `the orchestrator could not record this task's outcome after ${deliveryCount} tries: ${reason}`)
+      .failTask(outcome.jobId, outcome.taskName, outcome.attempt, `the orchestrator could not record this task's outcome after ${deliveryCount} tries: ${reason}`)
       .catch((failError: unknown) => this.logger.error({ err: failError, jobId: outcome.jobId }, 'could not fail the task of a dead-lettered outcome; the reconciler will'));
   }
 

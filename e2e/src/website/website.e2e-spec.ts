@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { admin } from '../limits/limits-support';
+import { type JobStatus, TERMINAL_JOB_STATUSES } from '../support';
 import { platformFixture } from '../support/platform-fixture';
 import { launchChromium, screenshots, seriousViolations } from './browser';
 import { GOOD_PASSWORD, uniqueEmail } from './web-client';
@@ -267,7 +268,7 @@ describe('website', () => {
       expect((await fetch(`${base()}/v1/process/jobs/${created.id}/complete-upload`, { method: 'POST', headers: auth })).status).toBe(200);
       const deadline = Date.now() + CONVERSION_TIMEOUT_MS;
       let job = created;
-      while (!['finished', 'failed'].includes(job.status) && Date.now() < deadline) {
+      while (!TERMINAL_JOB_STATUSES.includes(job.status as JobStatus) && Date.now() < deadline) {
         // Every 2 s: the free plan allows 60 keyed requests a minute.
         await new Promise((resolve) => setTimeout(resolve, 2_000));
         job = (await fetch(`${base()}/v1/process/jobs/${created.id}`, { headers: auth }).then((response) => response.json())) as typeof job;

@@ -1,10 +1,10 @@
-import type { AccountsService } from '../accounts/accounts.service';
-import { AnonymousPrincipals, anonymousAccountId } from './anonymous-principals';
-import { PlanCatalog } from '../limits/plans';
+import { Plans, limitsConfig } from '../limits';
+import { loadConfig } from '@transmute/service-kit';
+import { AnonymousPrincipals } from './anonymous-principals';
+import { anonymousAccountId } from './principal';
 
 describe('anonymous principals', () => {
-  const plans = new PlanCatalog();
-  const principals = new AnonymousPrincipals({ anonymousPlan: plans.get('anonymous') } as AccountsService);
+  const principals = new AnonymousPrincipals(new Plans(loadConfig(limitsConfig(), {})));
 
   it('gives each client IP its own stable principal on the anonymous plan, without the IP in it', () => {
     const first = principals.principalFor('198.51.100.7');

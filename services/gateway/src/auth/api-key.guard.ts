@@ -3,8 +3,9 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
 import { ClientIpResolver } from '../http/client-ip.resolver';
-import { RequestRateLimits } from '../limits/request-rate-limits';
-import { ApiKeyAuthenticator, type Principal } from './api-key-authenticator';
+import { RequestRateLimits } from '../limits';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
+import type { Principal } from './principal';
 import { WebPrincipalSource } from './web-principal-source';
 
 /** Where the guard leaves the caller's principal on the request. */

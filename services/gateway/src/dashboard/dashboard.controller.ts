@@ -1,17 +1,14 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
 import { ServiceFailure } from '@transmute/contracts';
-import { AccountQuota } from '../accounts/account-quota';
-import { AccountsService } from '../accounts/accounts.service';
-import { KeyLastUsed } from '../keys/key-last-used';
+import { AccountQuota, AccountsService } from '../accounts';
 import { WebhookDeliveriesClient } from '../events/webhook-deliveries.client';
 import { JsonBody } from '../http/json-body.decorator';
 import { renderJob } from '../jobs/job-view';
 import { JobsClient } from '../jobs/jobs.client';
-import { CsrfGuard } from '../sessions/csrf';
-import type { CurrentPerson } from '../sessions/sessions';
-import { SignedInGuard, SignedInPerson } from '../sessions/signed-in.guard';
-import { usageView } from '../limits/usage-view';
+import { KeyLastUsed, KeysService } from '../keys';
+import { usageView } from '../limits';
+import { CsrfGuard, SignedIn, SignedInGuard, type SignedInPerson } from '../sessions';
 
 const LABEL_MAX = 100;
 const MAX_IP_RULES = 20;
@@ -44,6 +41,7 @@ function keyInput(body: unknown): { label: string; allowedIps: string[] } {
 export class DashboardController {
   constructor(
     private readonly accounts: AccountsService,
+    private readonly apiKeys: KeysService,
     private readonly lastUsed: KeyLastUsed,
     private readonly quota: AccountQuota,
     private readonly jobs: JobsClient,
@@ -51,9 +49,9 @@ export class DashboardController {
   ) {}
 
   @Get('keys')
-  async keys(@SignedInPerson() person: CurrentPerson, @Res({ passthrough: true }) response: Response) {
+  async keys(@SignedIn() person: SignedInPerson, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
-    const keys = await this.accounts.listKeys(person.accountId);
+    const keys = await this.apiKeys.listKeys(person.accountId);
     const used = await Promise.all(keys.map((key) => this.lastUsed.of(key.prefix)));
     return {
       status: 'success',
@@ -70,9 +68,9 @@ export class DashboardController {
   /** The full key is in this answer only. */
   @Post('keys')
   @HttpCode(201)
-  async createKey(@SignedInPerson() person: CurrentPerson, @JsonBody() body: unknown, @Res({ passthrough: true }) response: Response) {
+  async createKey(@SignedIn() person: SignedInPerson, @JsonBody() body: unknown, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
-    const created = await this.accounts.createKey(person.accountId, keyInput(body));
+    const created = await this.apiKeys.createKey(person.accountId, keyInput(body));
     return {
       status: 'success',
       key: created.key,
@@ -86,43 +84,43 @@ export class DashboardController {
   /** Effective at once on every replica: keys are looked up on every request, never cached. */
   @Delete('keys/:prefix')
   @HttpCode(200)
-  async deleteKey(@SignedInPerson() person: CurrentPerson, @Param('prefix') prefix: string) {
-    const key = /^[a-f0-9]{12}$/.test(prefix) ? await this.accounts.findKey(prefix) : null;
+  async deleteKey(@SignedIn() person: SignedInPerson, @Param('prefix') prefix: string) {
+    const key = /^[a-f0-9]{12}$/.test(prefix) ? await this.apiKeys.findKey(prefix) : null;
     // Another account's key is as absent as a key that never was.
     if (!key || key.accountId !== person.accountId) throw ServiceFailure.notFound('no such key');
-    await this.accounts.deleteKey(prefix);
+    await this.apiKeys.deleteKey(prefix);
     await this.lastUsed.forget(prefix).catch(() => undefined);
     return { status: 'success', deleted: prefix };
   }
 
   @Get('signing-secret')
-  async signingSecret(@SignedInPerson() person: CurrentPerson, @Res({ passthrough: true }) response: Response) {
+  async signingSecret(@SignedIn() person: SignedInPerson, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     return { status: 'success', signing_secret: await this.accounts.signingSecret(person.accountId) };
   }
 
   @Post('signing-secret/rotate')
   @HttpCode(200)
-  async rotateSigningSecret(@SignedInPerson() person: CurrentPerson, @Res({ passthrough: true }) response: Response) {
+  async rotateSigningSecret(@SignedIn() person: SignedInPerson, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     return { status: 'success', signing_secret: await this.accounts.rotateSigningSecret(person.accountId) };
   }
 
   @Get('usage')
-  async usage(@SignedInPerson() person: CurrentPerson, @Res({ passthrough: true }) response: Response) {
+  async usage(@SignedIn() person: SignedInPerson, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     return { status: 'success', usage: usageView(await this.quota.counters(person.accountId)) };
   }
 
   @Get('jobs')
-  async history(@SignedInPerson() person: CurrentPerson, @Query('limit') limit: string | undefined) {
+  async history(@SignedIn() person: SignedInPerson, @Query('limit') limit: string | undefined) {
     const wanted = Math.min(200, Math.max(1, Number(limit) || HISTORY_DEFAULT));
     const jobs = await this.jobs.list(person.accountId, wanted);
     return { status: 'success', jobs: jobs.map(renderJob) };
   }
 
   @Get('jobs/:jobId/webhooks')
-  async deliveries(@SignedInPerson() person: CurrentPerson, @Param('jobId') jobId: string) {
+  async deliveries(@SignedIn() person: SignedInPerson, @Param('jobId') jobId: string) {
     return { status: 'success', deliveries: await this.webhookDeliveries.list(jobId, person.accountId) };
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
-import type { AccountsConfig } from '../accounts/accounts.config';
+import type { ClientIpConfig } from './client-ip.config';
 import { clientIpOf } from './client-ip';
 import { IpRuleSet } from './ip-rules';
 
@@ -10,7 +10,7 @@ import { IpRuleSet } from './ip-rules';
 export class ClientIpResolver {
   private readonly trusted: IpRuleSet;
 
-  constructor(@Inject(SERVICE_CONFIG) config: AccountsConfig) {
+  constructor(@Inject(SERVICE_CONFIG) config: ClientIpConfig) {
     this.trusted = new IpRuleSet(config.trustedProxies);
   }
 

@@ -1,8 +1,14 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
-import type { AccountsConfig } from '../accounts/accounts.config';
-import { AccountsService } from '../accounts/accounts.service';
+import { AccountsService } from '../accounts';
+import { Plans } from '../limits';
 import { apiKeyPrefix, hashApiKey } from './api-key-secret';
+import { KeysService } from './keys.service';
+
+/** What the development bootstrap reads: the key, if any. */
+export interface DevKeyConfig {
+  devApiKey?: string | undefined;
+}
 
 /** The account the development key belongs to. */
 export const DEV_ACCOUNT_ID = 'dev';
@@ -16,7 +22,9 @@ export const DEV_ACCOUNT_ID = 'dev';
 export class DevKeySeeder {
   constructor(
     private readonly accounts: AccountsService,
-    @Inject(SERVICE_CONFIG) private readonly config: AccountsConfig,
+    private readonly keys: KeysService,
+    private readonly plans: Plans,
+    @Inject(SERVICE_CONFIG) private readonly config: DevKeyConfig,
   ) {}
 
   /** The seeded key's prefix, or null when no development key is configured. */
@@ -25,8 +33,8 @@ export class DevKeySeeder {
     if (!key) return null;
     const prefix = apiKeyPrefix(key);
     if (!prefix) throw new Error('TRANSMUTE_DEV_API_KEY must look like tm_<prefix>_<secret> (letters and digits)');
-    await this.accounts.createAccount({ id: DEV_ACCOUNT_ID, name: 'development', plan: this.config.devAccountPlan }, { ifAbsent: true });
-    await this.accounts.importKey(DEV_ACCOUNT_ID, prefix, hashApiKey(key), 'development key (TRANSMUTE_DEV_API_KEY)');
+    await this.accounts.createAccount({ id: DEV_ACCOUNT_ID, name: 'development', plan: this.plans.devAccount.name }, { ifAbsent: true });
+    await this.keys.importKey(DEV_ACCOUNT_ID, prefix, hashApiKey(key), 'development key (TRANSMUTE_DEV_API_KEY)');
     return { accountId: DEV_ACCOUNT_ID, keyPrefix: prefix };
   }
 }

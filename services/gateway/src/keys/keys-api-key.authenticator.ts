@@ -1,23 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
-import { ApiKeyAuthenticator, type CallerContext, type Principal } from '../auth/api-key-authenticator';
-import { AccountsService } from '../accounts/accounts.service';
-import { apiKeyMatches, apiKeyPrefix } from './api-key-secret';
+import { AccountsService } from '../accounts';
+import { ApiKeyAuthenticator, type CallerContext, type Principal, principalOf } from '../auth';
 import { IpRuleSet } from '../http/ip-rules';
+import { apiKeyMatches, apiKeyPrefix } from './api-key-secret';
 import { KeyLastUsed } from './key-last-used';
-import type { Plan } from '../limits/plans';
-
-export function principalOf(accountId: string, keyId: string, plan: Plan, anonymous = false): Principal {
-  return { accountId, keyId, plan: plan.name, convertAllowance: plan.convertAllowance, rateLimitPerMinute: plan.rateLimitPerMinute, anonymous };
-}
+import { KeysService } from './keys.service';
 
 /**
  * Looks the key up by its prefix on every request (no cache), so a deleted
  * key or a changed plan counts at once on every replica.
  */
 @Injectable()
-export class AccountsApiKeyAuthenticator extends ApiKeyAuthenticator {
+export class KeysApiKeyAuthenticator extends ApiKeyAuthenticator {
   constructor(
+    private readonly keys: KeysService,
     private readonly accounts: AccountsService,
     private readonly lastUsed: KeyLastUsed,
   ) {
@@ -27,7 +24,7 @@ export class AccountsApiKeyAuthenticator extends ApiKeyAuthenticator {
   async authenticate(apiKey: string, caller: CallerContext): Promise<Principal | null> {
     const prefix = apiKeyPrefix(apiKey);
     if (!prefix) return null;
-    const stored = await this.accounts.findKey(prefix);
+    const stored = await this.keys.findKey(prefix);
     if (!stored || !apiKeyMatches(apiKey, stored.hash)) return null;
     if (stored.allowedIps.length > 0 && !new IpRuleSet(stored.allowedIps).contains(caller.clientIp)) {
       throw new ServiceFailure(ErrorCode.FORBIDDEN, 'this API key is restricted to other IP addresses');

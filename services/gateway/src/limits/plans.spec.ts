@@ -1,11 +1,12 @@
 import { loadConfig } from '@transmute/service-kit';
-import { accountsConfig } from '../accounts/accounts.config';
+import { clientIpConfig } from '../http/client-ip.config';
+import { limitsConfig } from './limits.config';
 import { PlanCatalog, formatGb } from './plans';
 import { windowOf } from './rate-limiter';
 
 describe('plans', () => {
   it('replaces a shipped plan and adds new ones from TRANSMUTE_PLANS', () => {
-    const config = loadConfig(accountsConfig(), {
+    const config = loadConfig(limitsConfig(), {
       TRANSMUTE_PLANS: JSON.stringify({
         free: { monthlyGb: 2, additionalGb: 0, dailyConversions: 9, convertAllowance: 3, rateLimitPerMinute: 30 },
         tiny: { monthlyGb: 0.00001, additionalGb: 0, dailyConversions: 1, convertAllowance: 1, rateLimitPerMinute: 2 },
@@ -23,11 +24,11 @@ describe('plans', () => {
     ['more than 100 converts per job', '{"x":{"monthlyGb":1,"additionalGb":0,"dailyConversions":1,"convertAllowance":101,"rateLimitPerMinute":1}}'],
     ['an upper-case plan name', '{"X":{"monthlyGb":1,"additionalGb":0,"dailyConversions":1,"convertAllowance":1,"rateLimitPerMinute":1}}'],
   ])('refuses TRANSMUTE_PLANS with %s', (_name, text) => {
-    expect(() => loadConfig(accountsConfig(), { TRANSMUTE_PLANS: text })).toThrow(/TRANSMUTE_PLANS/);
+    expect(() => loadConfig(limitsConfig(), { TRANSMUTE_PLANS: text })).toThrow(/TRANSMUTE_PLANS/);
   });
 
   it('refuses a bad trusted proxy at start-up', () => {
-    expect(() => loadConfig(accountsConfig(), { TRANSMUTE_TRUSTED_PROXIES: '10.0.0.0/8, nonsense' })).toThrow(/TRANSMUTE_TRUSTED_PROXIES/);
+    expect(() => loadConfig(clientIpConfig(), { TRANSMUTE_TRUSTED_PROXIES: '10.0.0.0/8, nonsense' })).toThrow(/TRANSMUTE_TRUSTED_PROXIES/);
   });
 
   it('formats usage as the counters display it', () => {

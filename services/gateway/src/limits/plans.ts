@@ -1,4 +1,8 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { z } from 'zod';
+import { ServiceFailure } from '@transmute/contracts';
+import { SERVICE_CONFIG } from '@transmute/service-kit';
+import type { LimitsConfig } from './limits.config';
 
 /** Quota is metered in decimal gigabytes: 1 GB = 10^9 bytes. */
 export const BYTES_PER_GB = 1_000_000_000;
@@ -102,6 +106,56 @@ export class PlanCatalog {
   get(name: string): Plan {
     const plan = this.plans.get(name);
     if (!plan) throw new Error(`plan "${name}" is not configured; configured: ${[...this.plans.keys()].join(', ')}`);
+    return plan;
+  }
+}
+
+/**
+ * The configured plans, and which of them new accounts, the anonymous
+ * principal and the development account are on. Every named plan must exist:
+ * a typo fails the start, not the first request.
+ */
+@Injectable()
+export class Plans {
+  private readonly catalog: PlanCatalog;
+
+  constructor(@Inject(SERVICE_CONFIG) private readonly config: LimitsConfig) {
+    this.catalog = new PlanCatalog(config.plans);
+    this.catalog.get(config.defaultPlan);
+    this.catalog.get(config.anonymousPlan);
+    this.catalog.get(config.devAccountPlan);
+  }
+
+  list(): Plan[] {
+    return this.catalog.list();
+  }
+
+  get default(): Plan {
+    return this.catalog.get(this.config.defaultPlan);
+  }
+
+  get anonymous(): Plan {
+    return this.catalog.get(this.config.anonymousPlan);
+  }
+
+  get devAccount(): Plan {
+    return this.catalog.get(this.config.devAccountPlan);
+  }
+
+  /** The plan of an account on `name`; one the operator removed falls back to the default. */
+  of(name: string): Plan {
+    return this.catalog.find(name) ?? this.default;
+  }
+
+  /** A plan an account may be put on; 422 naming the configured ones otherwise. */
+  known(name: string): Plan {
+    const plan = this.catalog.find(name);
+    if (!plan)
+      throw ServiceFailure.validation(
+        `unknown plan "${name}"; plans: ${this.list()
+          .map((candidate) => candidate.name)
+          .join(', ')}`,
+      );
     return plan;
   }
 }

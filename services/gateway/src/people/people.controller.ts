@@ -1,16 +1,13 @@
 import { Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AccountQuota } from '../accounts/account-quota';
+import { AccountQuota } from '../accounts';
+import { anonymousAccountId } from '../auth';
 import { ClientIpResolver } from '../http/client-ip.resolver';
-import { RateLimiter } from '../limits/rate-limiter';
-import { RateLimitExceeded } from '../limits/rate-limit-exceeded';
-import { anonymousAccountId } from '../auth/anonymous-principals';
 import { JsonBody } from '../http/json-body.decorator';
+import { RateLimitExceeded, RateLimiter, usageView } from '../limits';
+import { CsrfGuard, CsrfTokens, Sessions } from '../sessions';
 import { safeNext } from './credentials';
-import { CsrfGuard, CsrfTokens } from '../sessions/csrf';
 import { PeopleService, SIGN_UP_ANSWER } from './people.service';
-import { PeopleSessions } from '../sessions/sessions';
-import { usageView } from '../limits/usage-view';
 
 /** Sign-ups per client IP per minute (each costs an argon2id hash and an account). */
 const SIGN_UPS_PER_MINUTE = 10;
@@ -28,7 +25,7 @@ const fields = (body: unknown): Fields => (typeof body === 'object' && body !== 
 export class PeopleController {
   constructor(
     private readonly people: PeopleService,
-    private readonly sessions: PeopleSessions,
+    private readonly sessions: Sessions,
     private readonly csrf: CsrfTokens,
     private readonly clientIps: ClientIpResolver,
     private readonly limiter: RateLimiter,
@@ -39,7 +36,7 @@ export class PeopleController {
   @Get('session')
   async session(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
-    const person = await this.sessions.currentPerson(request);
+    const person = await this.sessions.signedIn(request);
     return {
       status: 'success',
       csrf_token: this.csrf.tokenFor(request, response),
@@ -91,7 +88,7 @@ export class PeopleController {
   @Get('usage')
   async usage(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
-    const person = await this.sessions.currentPerson(request);
+    const person = await this.sessions.signedIn(request);
     const accountId = person?.accountId ?? anonymousAccountId(this.clientIps.of(request));
     return { status: 'success', anonymous: person === null, usage: usageView(await this.quota.counters(accountId)) };
   }

@@ -68,6 +68,17 @@ export class CsrfTokens {
     return host !== undefined && origin === `${scheme}//${host}`;
   }
 
+  /** Hidden input(s) a server-rendered form carries (the consent screen); may set the cookie on `response`. */
+  formFields(request: Pick<Request, 'headers'>, response: Pick<Response, 'getHeader' | 'setHeader'>): string {
+    const token = this.tokenFor(request, response);
+    return `<input type="hidden" name="${CSRF_FORM_FIELD}" value="${token.replace(/[^A-Za-z0-9_-]/g, '')}">`;
+  }
+
+  /** Whether a posted form carries this browser's token and comes from our origin. */
+  formIsOwn(request: Pick<Request, 'headers' | 'body'>): boolean {
+    return this.fromOwnOrigin(request) && this.hasValidToken(request);
+  }
+
   /** Throws 403 unless a state-changing request carries its token and comes from our origin; safe methods pass. */
   verify(request: Pick<Request, 'headers' | 'body' | 'method'>): void {
     if (isSafeMethod(request.method)) return;

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { AccountRecord } from '../accounts/account.repository';
-import { AccountsService } from '../accounts/accounts.service';
+import { type AccountRecord, AccountsService } from '../accounts';
 import { CookiePolicy } from './cookie-policy';
 import { appendSetCookie, readCookie, serialiseCookie } from './cookies';
 import { CsrfTokens } from './csrf';
 import { SESSION_TTL_MS, SessionStore } from './session-store';
 
-/** Who is signed in on a request. */
-export interface CurrentPerson {
+/** The person signed in on a request. */
+export interface SignedInPerson {
   personId: string;
   accountId: string;
   email: string;
@@ -17,13 +16,13 @@ export interface CurrentPerson {
 const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 /**
- * The website's sessions, for any gateway controller: `currentPerson(req)`
+ * The website's sessions, for any gateway controller: `signedIn(req)`
  * reads the session cookie (HttpOnly, SameSite=Lax, Secure except on
  * loopback http) and answers null when there is no live session or the
  * account is suspended (checked on every call, so a suspension counts at once).
  */
 @Injectable()
-export class PeopleSessions {
+export class Sessions {
   constructor(
     private readonly store: SessionStore,
     private readonly accounts: AccountsService,
@@ -31,12 +30,12 @@ export class PeopleSessions {
     private readonly csrf: CsrfTokens,
   ) {}
 
-  async currentPerson(request: Pick<Request, 'headers'>): Promise<CurrentPerson | null> {
+  async signedIn(request: Pick<Request, 'headers'>): Promise<SignedInPerson | null> {
     return (await this.current(request))?.person ?? null;
   }
 
   /** The person and their account (for callers that need the plan too). */
-  async current(request: Pick<Request, 'headers'>): Promise<{ person: CurrentPerson; account: AccountRecord } | null> {
+  async current(request: Pick<Request, 'headers'>): Promise<{ person: SignedInPerson; account: AccountRecord } | null> {
     const token = this.tokenOf(request);
     if (!token) return null;
     const session = await this.store.find(token);
@@ -47,7 +46,7 @@ export class PeopleSessions {
   }
 
   /** Opens a session for `person` on `response` and gives the page a fresh CSRF token (returned). */
-  async start(person: CurrentPerson, response: Pick<Response, 'getHeader' | 'setHeader'>): Promise<string> {
+  async start(person: SignedInPerson, response: Pick<Response, 'getHeader' | 'setHeader'>): Promise<string> {
     const { token } = await this.store.create(person);
     appendSetCookie(
       response,

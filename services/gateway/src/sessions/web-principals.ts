@@ -1,13 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { AccountsService } from '../accounts/accounts.service';
-import { principalOf } from '../keys/keys-api-key.authenticator';
-import { AnonymousPrincipals } from '../auth/anonymous-principals';
+import { AccountsService } from '../accounts';
+import { AnonymousPrincipals, type Principal, WebPrincipalSource, principalOf } from '../auth';
 import { ClientIpResolver } from '../http/client-ip.resolver';
-import type { Principal } from '../auth/api-key-authenticator';
-import { WebPrincipalSource } from '../auth/web-principal-source';
 import { CsrfTokens } from './csrf';
-import { PeopleSessions } from './sessions';
+import { Sessions } from './sessions';
 
 /** Rate-limit subject of a person's website requests (keys have theirs; the anonymous principal is per IP). */
 export const webKeyId = (personId: string): string => `web-${personId}`;
@@ -23,7 +20,7 @@ export const webKeyId = (personId: string): string => `web-${personId}`;
 export class WebPrincipals extends WebPrincipalSource {
   constructor(
     private readonly csrf: CsrfTokens,
-    private readonly sessions: PeopleSessions,
+    private readonly sessions: Sessions,
     private readonly accounts: AccountsService,
     private readonly anonymous: AnonymousPrincipals,
     private readonly clientIps: ClientIpResolver,

@@ -133,6 +133,9 @@ describe('website', () => {
     const notice = page.getByTestId('quota-notice');
     await notice.waitFor();
     await expect(notice.getByRole('link', { name: 'Sign up for free' }).getAttribute('href')).resolves.toBe('/signup');
+    // The offer names the configured sign-up plan's figures, as the API gives them, not figures written into the page.
+    const { plan } = (await (await fetch(`${base()}/web/api/sign-up-plan`)).json()) as { plan: { daily_conversions: number; monthly_bytes: number } };
+    await notice.filter({ hasText: `${plan.daily_conversions} files a day with ${(plan.monthly_bytes / 1e9).toFixed(2)} GB a month` }).waitFor();
     await expectAccessible(page, 'convert (quota reached)');
     await screenshots(page, 'convert-quota');
     await context.close();

@@ -4,7 +4,7 @@ import { AccountQuota } from '../accounts';
 import { anonymousAccountId } from '../auth';
 import { ClientIpResolver } from '../http/client-ip.resolver';
 import { JsonBody } from '../http/json-body.decorator';
-import { RateLimitExceeded, RateLimiter, usageView } from '../limits';
+import { Plans, RateLimitExceeded, RateLimiter, usageView } from '../limits';
 import { CsrfGuard, CsrfTokens, Sessions } from '../sessions';
 import { safeNext } from './credentials';
 import { PeopleService, SIGN_UP_ANSWER } from './people.service';
@@ -30,6 +30,7 @@ export class PeopleController {
     private readonly clientIps: ClientIpResolver,
     private readonly limiter: RateLimiter,
     private readonly quota: AccountQuota,
+    private readonly plans: Plans,
   ) {}
 
   /** Who is signed in (or null) and the CSRF token the page sends back on every change. */
@@ -91,5 +92,23 @@ export class PeopleController {
     const person = await this.sessions.signedIn(request);
     const accountId = person?.accountId ?? anonymousAccountId(this.clientIps.of(request));
     return { status: 'success', anonymous: person === null, usage: usageView(await this.quota.counters(accountId)) };
+  }
+
+  /** The plan a new account starts on (TRANSMUTE_DEFAULT_PLAN), so the site offers the figures the operator configured. */
+  @Get('sign-up-plan')
+  signUpPlan(@Res({ passthrough: true }) response: Response) {
+    response.setHeader('Cache-Control', 'no-store');
+    const plan = this.plans.default;
+    return {
+      status: 'success',
+      plan: {
+        name: plan.name,
+        monthly_bytes: plan.monthlyBytes,
+        additional_bytes: plan.additionalBytes,
+        daily_conversions: plan.dailyConversions,
+        convert_allowance: plan.convertAllowance,
+        rate_limit_per_minute: plan.rateLimitPerMinute,
+      },
+    };
   }
 }

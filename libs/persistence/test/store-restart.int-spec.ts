@@ -36,7 +36,10 @@ it('reads again within 2 s of the store listening, while being asked throughout'
   let asking = true;
   const load = (async () => {
     while (asking) {
-      await notes.findById('kept').lean().catch(() => undefined);
+      await notes
+        .findById('kept')
+        .lean()
+        .catch(() => undefined);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();

@@ -43,7 +43,7 @@ up: build ## Run NATS, FerretDB and every service locally; prints the URL and a 
 
 # Checks other than jest that make test runs first, each counted in its closing
 # line; a failed one fails the run.
-TEST_CHECKS := --check 'lint=$(PNPM) lint' --check 'typecheck=$(PNPM) typecheck'
+TEST_CHECKS := --check 'lint=$(PNPM) lint' --check 'typecheck=$(PNPM) typecheck' --check 'readme-variables=node libs/devstack/dist/cli/check-env-docs.js'
 
 test: build test-tools ## Lint (ESLint, Prettier), type-check the tests too, then the unit, integration and e2e tests (jest); ends with "N passed, N failed"
 	node libs/devstack/dist/cli/run-tests.js $(TEST_CHECKS) -- --selectProjects unit integration e2e

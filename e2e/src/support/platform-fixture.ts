@@ -16,7 +16,8 @@ interface CircusDescribe {
   children: Array<CircusTest | CircusDescribe>;
 }
 
-const START_TIMEOUT_MS = 150_000;
+// Above the platform's own 180 s readiness wait, so a slow start fails with its cause rather than a hook time-out.
+const START_TIMEOUT_MS = 240_000;
 const STOP_TIMEOUT_MS = 60_000;
 
 /**

@@ -63,6 +63,8 @@ export const DEAD_LETTERS_STREAM = {
 export const DeadLetterSources = {
   webhookDispatcher: 'webhook-dispatcher',
   orchestrator: 'job-orchestrator',
+  /** A worker pool (importer, exporter, converter-<family>): task work it could not read or report on. */
+  workerPool: (durable: string) => durable,
 } as const;
 
 /** Durable consumer names; one per worker pool. */

@@ -2,19 +2,25 @@ import { type DynamicModule, Module, type NestApplicationOptions } from '@nestjs
 import { NatsModule, RpcClientModule } from '@transmute/messaging';
 import { ServiceKitModule } from '@transmute/service-kit';
 import { StorageModule } from '@transmute/storage';
-import { AccountsModule } from './accounts/accounts.module';
+import { PersistenceModule } from '@transmute/persistence';
+import { AccountsModule } from './accounts';
 import { AssistantsModule } from './assistants/assistants.module';
-import { AuthModule } from './auth/auth.module';
+import { AuthModule } from './auth';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import type { GatewayConfig } from './config';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { DownloadsModule } from './downloads/downloads.module';
 import { ErrorsModule } from './errors/errors.module';
 import { ImportsModule } from './imports/imports.module';
 import { EventsModule } from './events/events.module';
 import { JobsModule } from './jobs/jobs.module';
-import { OAuthModule } from './oauth/oauth.module';
+import { ClientIpModule } from './http/client-ip.module';
+import { KeysModule } from './keys';
+import { LimitsModule } from './limits';
+import { OAuthModule } from './oauth';
 import { OpenApiModule } from './openapi/openapi.module';
-import { PeopleModule } from './people/people.module';
+import { PeopleModule } from './people';
+import { SessionsModule } from './sessions';
 import { StorageRoutesModule } from './storage-routes/storage-routes.module';
 import { WebsiteModule } from './website/website.module';
 
@@ -46,9 +52,16 @@ export class AppModule {
         RpcClientModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
         StorageModule.forRoot(config),
         ErrorsModule,
-        AccountsModule.forRoot(config),
+        // The identity rooms, each owning its data; arrows only run down this list (see docs/decisions.md).
+        PersistenceModule.forRoot(config.mongoUri),
+        ClientIpModule,
+        LimitsModule,
         AuthModule,
+        AccountsModule.forRoot(),
+        KeysModule.forRoot(),
+        SessionsModule,
         PeopleModule,
+        DashboardModule,
         JobsModule,
         EventsModule,
         CatalogueModule,

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { type ConfigOf, baseConfig, envVar, positiveInt } from '@transmute/service-kit';
 import { downloadTokenConfig, storageConfig } from '@transmute/storage';
-import { accountsConfig } from './accounts/accounts.config';
+import { mongoConfig } from '@transmute/persistence';
+import { clientIpConfig } from './http/client-ip.config';
+import { limitsConfig } from './limits';
 import { oauthConfig } from './oauth/oauth.config';
 import { websiteConfig } from './website/website.config';
 
@@ -14,7 +16,9 @@ export const gatewayConfig = {
   ...baseConfig(8080),
   ...storageConfig(),
   ...downloadTokenConfig(),
-  ...accountsConfig(),
+  ...mongoConfig(),
+  ...limitsConfig(),
+  ...clientIpConfig(),
   ...oauthConfig(),
   ...websiteConfig(),
   devApiKey: envVar(

@@ -83,7 +83,13 @@ export class ContainersInfraProvider implements InfraProvider {
         natsUrl: `nats://${nats.getHost()}:${nats.getMappedPort(NATS_CLIENT_PORT)}`,
         mongoUri: `mongodb://${ferretdb.getHost()}:${ferretdb.getMappedPort(MONGODB_PORT)}/`,
         // A restarted container keeps its mapped ports only while Docker reuses them; good enough for fault tests.
-        restart: async (which) => (which === 'nats' ? nats : ferretdb).restart(),
+        restart: async (which, { downMs = 0 } = {}) => {
+          const container = which === 'nats' ? nats : ferretdb;
+          if (downMs <= 0) return container.restart();
+          await container.stop({ remove: false });
+          await new Promise((resolve) => setTimeout(resolve, downMs));
+          await container.restart();
+        },
         stop,
       };
     } catch (error) {

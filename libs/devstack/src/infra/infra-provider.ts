@@ -6,9 +6,10 @@ export interface RunningInfra {
   mongoUri: string;
   /**
    * Kills one of them (SIGKILL, like a crashed pod) and starts it again on the
-   * same address with the same data; resolves once it listens again.
+   * same address with the same data, after `downMs` (default 0); resolves once
+   * it listens again.
    */
-  restart(which: InfraService): Promise<void>;
+  restart(which: InfraService, options?: { downMs?: number }): Promise<void>;
   /** Stops everything start() started. Safe to call more than once. */
   stop(): Promise<void>;
 }

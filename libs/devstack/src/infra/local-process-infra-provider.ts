@@ -53,10 +53,11 @@ export class LocalProcessInfraProvider implements InfraProvider {
     const started = [nats, ferret];
     const services: Record<InfraService, (typeof started)[number]> = { nats, store: ferret };
 
-    const restart = async (which: InfraService): Promise<void> => {
+    const restart = async (which: InfraService, { downMs = 0 } = {}): Promise<void> => {
       const service = services[which];
       service.managed.signal('SIGKILL');
       await service.managed.exited;
+      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
       service.managed = new ManagedProcess(service.options);
       await waitUntilListening(service.managed, service.port);
     };

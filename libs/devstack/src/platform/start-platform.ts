@@ -10,7 +10,13 @@ import { waitUntilReady } from './readiness';
 import { assignPorts, DEFAULT_GATEWAY_PORT, extraGatewayDefinitions, GATEWAY, serviceDefinitions, type ServiceDefinition } from './service-catalog';
 import { buildPlatformEnv, buildServiceEnv, mcpUrlOf } from './service-env';
 
-const READY_TIMEOUT_MS = 60_000;
+/**
+ * How long every service has to answer /readyz. On the shared 2-core machine
+ * (load 30-40) the services took 62 s just to load Node and Nest
+ * (2026-11-27), and the document family then warms LibreOffice, retrying a
+ * failed first start: 60 s failed runs that would have come up.
+ */
+const READY_TIMEOUT_MS = 180_000;
 const STOP_GRACE_MS = 10_000;
 
 /** Starts every service as a `node services/<dir>/dist/main.js` process and waits until all are ready. */

@@ -2,9 +2,10 @@ import { type CanActivate, type ExecutionContext, Injectable, Optional, SetMetad
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
-import { ClientIpResolver } from '../accounts/client-ip.resolver';
-import { RequestRateLimits } from '../accounts/request-rate-limits';
-import { ApiKeyAuthenticator, type Principal } from './api-key-authenticator';
+import { ClientIpResolver } from '../http/client-ip.resolver';
+import { RequestRateLimits } from '../limits';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
+import type { Principal } from './principal';
 import { WebPrincipalSource } from './web-principal-source';
 
 /** Where the guard leaves the caller's principal on the request. */

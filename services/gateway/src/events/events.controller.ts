@@ -2,9 +2,7 @@ import { Controller, Get, Inject, Param, Req, Res, UseGuards } from '@nestjs/com
 import type { Request, Response } from 'express';
 import { timestampMs } from '@bufbuild/protobuf/wkt';
 import { ServiceFailure } from '@transmute/contracts';
-import { ApiKeyGuard } from '../auth/api-key.guard';
-import type { Principal } from '../auth/api-key-authenticator';
-import { CurrentPrincipal } from '../auth/principal.decorator';
+import { ApiKeyGuard, CurrentPrincipal, type Principal } from '../auth';
 import { renderJob } from '../jobs/job-view';
 import { JobsClient } from '../jobs/jobs.client';
 import { EVENTS_CONFIG, type EventsConfig } from './events.config';

@@ -5,9 +5,7 @@ import { type Import, ImportContentQuery, ID_PATTERN } from '@transmute/api-sche
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { STORAGE, type Storage } from '@transmute/storage';
-import { ApiKeyGuard } from '../auth/api-key.guard';
-import type { Principal } from '../auth/api-key-authenticator';
-import { CurrentPrincipal } from '../auth/principal.decorator';
+import { ApiKeyGuard, CurrentPrincipal, type Principal } from '../auth';
 import type { GatewayConfig } from '../config';
 import { validationMessage } from '../http/validation-message';
 import { ByteLimit, tooLarge } from './byte-limit';

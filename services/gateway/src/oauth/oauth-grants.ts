@@ -3,8 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InvalidGrantError, InvalidTargetError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
-import type { GatewayConfig } from '../config';
-import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from './oauth.config';
+import { ACCESS_TOKEN_TTL_SECONDS, type OAuthSettings, REFRESH_TOKEN_TTL_SECONDS } from './oauth.config';
 import type { AccessTokenRecord, ClientRecord, CodeRecord, GrantRecord, PendingConsent, RefreshTokenRecord } from './oauth-records';
 import { isSecretOf, newId, newSecret, SecretKind, secretDigest } from './oauth-secrets';
 import { OAuthStore } from './oauth-store';
@@ -51,7 +50,7 @@ export function personKey(personId: string): string {
 export class OAuthGrants {
   constructor(
     private readonly store: OAuthStore,
-    @Inject(SERVICE_CONFIG) private readonly config: GatewayConfig,
+    @Inject(SERVICE_CONFIG) private readonly config: OAuthSettings,
   ) {}
 
   /** The resource a request binds its tokens to: the MCP server, the only protected resource. */

@@ -11,10 +11,8 @@ import {
   TaskResultSchema,
   TaskSchema,
   TaskSpecSchema,
-  type TaskStatus,
   UploadFormSchema,
   credentialKey,
-  isImportOperation,
   sealCredentials,
 } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
@@ -23,7 +21,7 @@ import { CatalogueClient } from '../catalogue/catalogue.client';
 import type { OrchestratorConfig } from '../config';
 import { JobDriver } from '../dispatch/job-driver';
 import { JobEventLog } from '../events/job-event-log';
-import { moveJob } from '../state/transitions';
+import { createJob, createTask, moveJob } from '../state/transitions';
 import type { LiveJob, LiveTask } from '../store/live-job';
 import { JobStore } from '../store/job-store';
 import { IMPORT_JOB_TASKS, type JobPlan, type PlannedTask, planJob } from './job-plan';
@@ -34,11 +32,6 @@ const DEFAULT_LIST_LIMIT = 50;
 const MAX_LIST_LIMIT = 200;
 
 const UPLOAD_CONTENT_TYPE = 'application/octet-stream';
-
-function initialStatus(operation: string): TaskStatus {
-  if (operation === 'import/upload') return 'waiting_upload';
-  return isImportOperation(operation) ? 'waiting' : 'waiting_input';
-}
 
 @Injectable()
 export class JobsService {
@@ -69,20 +62,10 @@ export class JobsService {
       const importKey = request.importId && planned.name === IMPORT_JOB_TASKS.import ? request.importKey : '';
       tasks[planned.name] = await this.liveTask(jobId, planned, families.get(planned.name) ?? '', now, importKey);
     }
-    const job: LiveJob = {
-      id: jobId,
-      accountId: request.accountId,
-      tag: request.tag,
-      status: 'waiting_upload',
-      webhookUrl: request.webhookUrl,
-      error: '',
-      taskOrder: plan.tasks.map((task) => task.name),
-      tasks,
-      createdAt: now,
-      updatedAt: now,
-      startedAt: null,
-      endedAt: null,
-    };
+    const job = createJob(
+      { id: jobId, accountId: request.accountId, tag: request.tag, webhookUrl: request.webhookUrl, taskOrder: plan.tasks.map((task) => task.name), tasks },
+      { now },
+    );
     await this.store.create(job);
     this.logger.log({ jobId, accountId: request.accountId, tasks: plan.tasks.length }, 'job created');
     // The event log starts with the job's first status, so every stream event has an id to resume from.
@@ -166,25 +149,24 @@ export class JobsService {
       });
       result = toJson(TaskResultSchema, create(TaskResultSchema, { form })) as Record<string, unknown>;
     }
-    return {
-      name: planned.name,
-      operation: planned.operation,
-      status: initialStatus(planned.operation),
-      dependsOn: planned.dependsOn,
-      spec: sealCredentials(toJson(TaskSpecSchema, planned.spec) as Record<string, unknown>, this.credentialKey),
-      inputFormat: planned.inputFormat,
-      outputFormat: planned.outputFormat,
-      family,
-      uploadKey,
-      attempt: 0,
-      progress: null,
-      publishedAt: null,
-      deadlineAt: null,
-      output: null,
-      result,
-      createdAt: now,
-      updatedAt: now,
-    };
+    return createTask(
+      {
+        name: planned.name,
+        operation: planned.operation,
+        dependsOn: planned.dependsOn,
+        spec: sealCredentials(toJson(TaskSpecSchema, planned.spec) as Record<string, unknown>, this.credentialKey),
+        inputFormat: planned.inputFormat,
+        outputFormat: planned.outputFormat,
+        family,
+        uploadKey,
+        progress: null,
+        publishedAt: null,
+        deadlineAt: null,
+        output: null,
+        result,
+      },
+      { now },
+    );
   }
 }
 

@@ -278,7 +278,19 @@ describe('sandbox', () => {
     expect(taskOf(job, 'to-jpg').status).toBe('finished');
   });
 
+  test("a convert's input as an array of one name is one input: 200, the same job as with a string", async () => {
+    const { client } = env();
+    const tasks = { ...standardTasks(), convert: { operation: 'convert', input: ['in'], output_format: 'jpg' } };
+    const job = expectJob(await client.request('POST', JOBS, { auth: false, json: { sandbox: true, tasks } }), 200);
+    expect(taskOf(job, 'convert').status).toBe('finished');
+  });
+
   test.each([
+    [
+      'a convert naming two inputs in an array',
+      { ...standardTasks(), other: { operation: 'import/upload', filename: 'b.png' }, convert: { operation: 'convert', input: ['in', 'other'], output_format: 'jpg' } },
+      'must name exactly one input task',
+    ],
     ['rule 1', { bad: { operation: 'import/ftp' } }, 'rule 1'],
     ['rule 3', { ...standardTasks(), out: { operation: 'export/url', input: ['in'] } }, 'rule 3'],
     ['an unconverted pair', standardTasks('png', 'zzzz'), 'png to zzzz'],

@@ -1,14 +1,17 @@
 import { z } from 'zod';
+import { BYTES_PER_GB, BYTES_PER_MB } from '@transmute/contracts';
 import { type ConfigOf, baseConfig, envVar, positiveInt } from '@transmute/service-kit';
 import { downloadTokenConfig, storageConfig } from '@transmute/storage';
 import { accountsConfig } from './accounts/accounts.config';
 import { oauthConfig } from './oauth/oauth.config';
 import { websiteConfig } from './website/website.config';
 
-/** Base64 imports ride inside the JSON body, so the ceiling sits well above a typical request. */
-const DEFAULT_MAX_JSON_BODY_BYTES = 70 * 1024 * 1024;
-/** The proxy upload route's ceiling: 1 GiB, like a large video; bigger files go to the direct route. */
-const DEFAULT_IMPORT_MAX_BYTES = 1024 * 1024 * 1024;
+/** Base64 imports ride inside the JSON body (4/3 of the file), so the ceiling sits above the largest one. */
+const DEFAULT_MAX_JSON_BODY_BYTES = 70 * BYTES_PER_MB;
+/** The proxy upload route's ceiling: 1 GB, like a large video; bigger files go to the direct route. */
+const DEFAULT_IMPORT_MAX_BYTES = BYTES_PER_GB;
+/** Largest decoded import/base64 file: 50 MB. */
+const DEFAULT_MAX_BASE64_BYTES = 50 * BYTES_PER_MB;
 
 export const gatewayConfig = {
   ...baseConfig(8080),
@@ -43,7 +46,7 @@ export const gatewayConfig = {
   ),
   maxBase64Bytes: envVar(
     'TRANSMUTE_MAX_BASE64_BYTES',
-    positiveInt().default(50 * 1024 * 1024),
+    positiveInt().default(DEFAULT_MAX_BASE64_BYTES),
     'Largest decoded import/base64 file, in bytes; checked at job creation (larger gets 413, invalid base64 422).',
   ),
 };

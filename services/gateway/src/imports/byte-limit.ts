@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { ErrorCode, ServiceFailure } from '@transmute/contracts';
+import { ErrorCode, ServiceFailure, describeBytes } from '@transmute/contracts';
 
 /** Passes bytes through and fails with PAYLOAD_TOO_LARGE past `limit`, without holding them. */
 export class ByteLimit extends Transform {
@@ -19,4 +19,4 @@ export class ByteLimit extends Transform {
   }
 }
 
-export const tooLarge = (limit: number) => new ServiceFailure(ErrorCode.PAYLOAD_TOO_LARGE, `the file is larger than the import ceiling of ${limit} bytes`);
+export const tooLarge = (limit: number) => new ServiceFailure(ErrorCode.PAYLOAD_TOO_LARGE, `the file is larger than the import ceiling of ${describeBytes(limit)}`);

@@ -70,6 +70,7 @@ it('uploads to a signed MinIO PUT, converts from and to the bucket, and download
   const { location, file } = await client.download(link);
   expect(location.startsWith(`${minio.endpoint}/transmute-platform/`)).toBe(true);
   expect(file.headers.get('content-disposition')).toMatch(/attachment; filename=/);
+  expect(file.headers.get('content-type')).toBe('application/octet-stream');
   const listing = await withDir(async (dir) => {
     await writeFile(join(dir, 'out.zip'), file.bytes);
     return (await run('bsdtar', ['-tf', join(dir, 'out.zip')])).stdout;

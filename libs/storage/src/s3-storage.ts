@@ -18,6 +18,8 @@ export interface S3StorageOptions {
 /** Parts of a multipart upload: S3's minimum is 5 MiB; two in flight bound the memory one upload holds. */
 const PART_BYTES = 8 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
+/** The spec: "the file is application/octet-stream", whatever it holds; stored and served as such. */
+export const STORED_CONTENT_TYPE = 'application/octet-stream';
 
 /**
  * The platform's storage in an S3 bucket (AWS or MinIO). Clients upload with a
@@ -39,7 +41,12 @@ export class S3Storage implements Storage {
     assertSafeKey(key);
     let size = 0;
     body.on('data', (chunk: Buffer) => (size += chunk.length));
-    await new Upload({ client: this.client, params: { Bucket: this.options.bucket, Key: key, Body: body }, partSize: PART_BYTES, queueSize: PARTS_IN_FLIGHT }).done();
+    await new Upload({
+      client: this.client,
+      params: { Bucket: this.options.bucket, Key: key, Body: body, ContentType: STORED_CONTENT_TYPE },
+      partSize: PART_BYTES,
+      queueSize: PARTS_IN_FLIGHT,
+    }).done();
     return { size };
   }
 
@@ -105,6 +112,8 @@ export class S3Storage implements Storage {
       Bucket: this.options.bucket,
       Key: key,
       ResponseContentDisposition: contentDisposition(options.filename),
+      // Signed into the link: S3 answers with this type even for an object stored with another (an older upload).
+      ResponseContentType: STORED_CONTENT_TYPE,
     });
     return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
   }

@@ -1,12 +1,41 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { type IncomingHttpHeaders, createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { type RunningMinio, startMinio } from '@transmute/devstack';
 import { S3Storage } from '../src/s3-storage';
 import { createStorage } from '../src/storage.module';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * A pass-through in front of MinIO that notes each request's method, path and
+ * headers. MinIO stores an object sent without a type as
+ * application/octet-stream on its own (AWS says binary/octet-stream), so what
+ * the driver sends is watched on the wire. The Host header is kept, so the
+ * signatures still hold.
+ */
+async function recordingProxy(target: string): Promise<{ endpoint: string; seen: { method: string; path: string; headers: IncomingHttpHeaders }[]; close(): Promise<void> }> {
+  const upstream = new URL(target);
+  const seen: { method: string; path: string; headers: IncomingHttpHeaders }[] = [];
+  const server = createServer((req, res) => {
+    seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
+    const forwarded = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forwarded.on('error', () => res.destroy());
+    req.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
 
 describe('the s3 storage driver against MinIO', () => {
   let minio: RunningMinio;
@@ -37,6 +66,40 @@ describe('the s3 storage driver against MinIO', () => {
     expect(await storage.put('jobs/a/big.bin', Readable.from(chunks))).toEqual({ size: bytes.length });
     expect(await storage.stat('jobs/a/big.bin')).toEqual({ size: bytes.length });
     expect(sha256(await buffer(await storage.get('jobs/a/big.bin')))).toBe(sha256(bytes));
+  });
+
+  it('stores results as application/octet-stream and serves every download as such (the spec)', async () => {
+    const proxy = await recordingProxy(minio.endpoint);
+    const watched = createStorage({
+      storageDriver: 's3',
+      storageS3Bucket: 'platform',
+      storageS3Region: minio.region,
+      storageS3Endpoint: proxy.endpoint,
+      storageS3AccessKeyId: minio.accessKeyId,
+      storageS3SecretAccessKey: minio.secretAccessKey,
+      storageFsRoot: '',
+      storageSigningKey: 'k'.repeat(32),
+      publicUrl: 'http://127.0.0.1:1',
+    });
+    try {
+      await watched.put('jobs/ct/result.png', Readable.from([randomBytes(64)]));
+      await watched.put('jobs/ct/big.mp4', Readable.from([randomBytes(9 * 1024 * 1024)]));
+    } finally {
+      await proxy.close();
+    }
+    // The requests that create an object fix its type: a PutObject, or the start of a multipart upload (over 8 MiB).
+    const creations = proxy.seen.filter((request) => request.path.includes('x-id=PutObject') || /[?&]uploads(=|&|$)/.test(request.path));
+    expect(creations.map((request) => [request.path.split('?')[0], request.headers['content-type']])).toEqual([
+      ['/platform/jobs/ct/result.png', 'application/octet-stream'],
+      ['/platform/jobs/ct/big.mp4', 'application/octet-stream'],
+    ]);
+    const admin = new S3Client({ region: minio.region, endpoint: minio.endpoint, forcePathStyle: true, credentials: minio });
+    const head = await admin.send(new HeadObjectCommand({ Bucket: 'platform', Key: 'jobs/ct/result.png' }));
+    admin.destroy();
+    expect(head.ContentType).toBe('application/octet-stream');
+    const got = await fetch(await storage.presignDownload('jobs/ct/result.png', { filename: 'result.png', expiresInSeconds: 60 }));
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-type')).toBe('application/octet-stream');
   });
 
   it('sweeps the objects last written before the cutoff and keeps the rest', async () => {
@@ -72,6 +135,8 @@ describe('the s3 storage driver against MinIO', () => {
     const got = await fetch(link);
     expect(got.status).toBe(200);
     expect(got.headers.get('content-disposition')).toContain(`filename*=UTF-8''r%C3%A9sum%C3%A9.png`);
+    // Uploaded as image/png, served as the spec's application/octet-stream all the same.
+    expect(got.headers.get('content-type')).toBe('application/octet-stream');
     expect(sha256(Buffer.from(await got.arrayBuffer()))).toBe(sha256(bytes));
     const tampered = new URL(link);
     tampered.searchParams.set('response-content-disposition', 'inline');

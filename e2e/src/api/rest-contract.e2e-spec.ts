@@ -32,6 +32,7 @@ describe('GET /openapi.json', () => {
       '/v1/process/jobs/{jobId}': ['get'],
       '/v1/process/jobs/{jobId}/complete-upload': ['post'],
       '/v1/process/jobs/{jobId}/events': ['get'],
+      '/v1/process/jobs/{jobId}/webhooks': ['get'],
       '/v1/imports': ['post'],
       '/v1/imports/{importId}/content': ['post', 'put'],
       '/v1/download/{token}': ['get'],

@@ -4,6 +4,7 @@ import { FormatsQuery, FormatList, OptionList, OptionsQuery } from './catalogue'
 import { ErrorBody, Id } from './common';
 import { Import, ImportContentQuery, ImportReceived } from './imports';
 import { Job, JobCreateBody } from './jobs';
+import { WebhookDeliveryList } from './webhook-deliveries';
 
 export const API_VERSION = '1.0.0';
 
@@ -43,6 +44,7 @@ const importIdParam = z.object({ importId: Id.meta({ description: 'The import id
 const jobLinks = {
   getJob: { operationId: 'getJob', parameters: { jobId: '$response.body#/id' }, description: 'Poll the job.' },
   completeUpload: { operationId: 'completeUpload', parameters: { jobId: '$response.body#/id' }, description: 'Start the job once its bytes arrived.' },
+  listWebhookDeliveries: { operationId: 'listWebhookDeliveries', parameters: { jobId: '$response.body#/id' }, description: "Read the job's webhook deliveries." },
 };
 const importLinks = {
   putImportContent: {
@@ -156,6 +158,15 @@ const document: ZodOpenApiObject = {
         ),
       },
     },
+    '/v1/process/jobs/{jobId}/webhooks': {
+      get: {
+        operationId: 'listWebhookDeliveries',
+        summary: "The job's webhook deliveries and their attempts",
+        description: "One entry per target (export/webhook tasks and webhook_url), with every attempt made so far. Another account's job is 404.",
+        requestParams: jobIdParam,
+        responses: responses({ 200: { description: 'The delivery log.', ...json(WebhookDeliveryList) } }, [...KEYED, 404, 503]),
+      },
+    },
     '/v1/imports': {
       post: {
         operationId: 'createImport',
@@ -200,3 +211,4 @@ export function openApiDocument(publicUrl?: string): ReturnType<typeof createDoc
   if (!publicUrl) return built;
   return { ...built, servers: [{ url: publicUrl.replace(/\/+$/, ''), description: 'This installation' }] };
 }
+

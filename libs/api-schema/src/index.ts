@@ -6,3 +6,4 @@ export * from './imports';
 export * from './openapi';
 export * from './task-result-view';
 export * from './webhook-deliveries';
+export * from './versioning';

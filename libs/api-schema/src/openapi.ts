@@ -4,6 +4,8 @@ import { FormatsQuery, FormatList, OptionList, OptionsQuery } from './catalogue'
 import { ErrorBody, Id } from './common';
 import { Import, ImportContentQuery, ImportReceived } from './imports';
 import { Job, JobCreateBody } from './jobs';
+import { type Deprecation, DEPRECATIONS, contractSurface, deprecationOf } from './versioning';
+import { markDeprecations } from './versioning/mark-deprecations';
 import { WebhookDeliveryList } from './webhook-deliveries';
 
 export const API_VERSION = '1.0.0';
@@ -207,8 +209,20 @@ let built: ReturnType<typeof createDocument> | undefined;
  * TRANSMUTE_PUBLIC_URL) instead of the relative `/`.
  */
 export function openApiDocument(publicUrl?: string): ReturnType<typeof createDocument> {
-  built ??= createDocument(document);
+  built ??= markDeprecations(createDocument(document), DEPRECATIONS);
   if (!publicUrl) return built;
   return { ...built, servers: [{ url: publicUrl.replace(/\/+$/, ''), description: 'This installation' }] };
 }
 
+const deprecationsByRoute = new Map<string, Deprecation | undefined>();
+
+/**
+ * What a response of `route` (`get /v1/formats`, the document's path
+ * template) announces with the Deprecation and Sunset headers: the route's
+ * own deprecation, or that of a field it carries.
+ */
+export function deprecationForRoute(route: string, register: readonly Deprecation[] = DEPRECATIONS): Deprecation | undefined {
+  if (register !== DEPRECATIONS) return deprecationOf(route, contractSurface(openApiDocument()), register);
+  if (!deprecationsByRoute.has(route)) deprecationsByRoute.set(route, deprecationOf(route, contractSurface(openApiDocument()), register));
+  return deprecationsByRoute.get(route);
+}

@@ -105,13 +105,14 @@ describe('GET /v1/formats and /v1/options', () => {
       for (const output of targets.formats) pairs.push([input, output]);
     }
     expect(pairs.length).toBeGreaterThan(0);
-    // Thousands of pairs: sandbox creations (validated like real jobs, nothing stored), a few at a time.
+    // Thousands of pairs: sandbox creations (validated like real jobs, nothing stored), a few at a time,
+    // with the dev key: keyless sandbox calls are limited per address, keyed ones count against the key.
     const refused: string[] = [];
     let next = 0;
     const worker = async () => {
       for (let index = next++; index < pairs.length; index = next++) {
         const [input, output] = pairs[index] as [string, string];
-        const reply = await client.request('POST', JOBS, { auth: false, json: { sandbox: true, tasks: standardTasks(input, output) } });
+        const reply = await client.request('POST', JOBS, { json: { sandbox: true, tasks: standardTasks(input, output) } });
         if (reply.status !== 200) refused.push(`${input}>${output}: ${reply.status} ${reply.text.slice(0, 200)}`);
       }
     };
@@ -119,7 +120,7 @@ describe('GET /v1/formats and /v1/options', () => {
     expect(refused).toEqual([]);
     const listed = new Set(pairs.map((pair) => pair.join('>')));
     expect(listed.has('png>zzzz')).toBe(false);
-    expectError(await client.request('POST', JOBS, { auth: false, json: { sandbox: true, tasks: standardTasks('png', 'zzzz') } }), 422, 'png to zzzz');
+    expectError(await client.request('POST', JOBS, { json: { sandbox: true, tasks: standardTasks('png', 'zzzz') } }), 422, 'png to zzzz');
   });
 });
 
@@ -277,6 +278,19 @@ describe('sandbox', () => {
     const job = expectJob(await client.request('POST', JOBS, { auth: false, json: { sandbox: true, tasks } }), 200);
     expect(job).toMatchObject({ status: 'finished', sandbox: true });
     expect(taskOf(job, 'to-jpg').status).toBe('finished');
+  });
+
+  test('a key that is sent but wrong: 401, as on every call; a right one: 200, counted against the key', async () => {
+    const { client } = env();
+    const json = { sandbox: true, tasks: standardTasks('png', 'jpg') };
+    expectError(await client.request('POST', JOBS, { auth: false, headers: { Authorization: 'Bearer tm_000000000000_wrong' }, json }), 401);
+    const keyed = await client.request('POST', JOBS, { json });
+    expectJob(keyed, 200);
+    expect(keyed.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    // Without a key the call is counted per client address (60 a minute).
+    const keyless = await client.request('POST', JOBS, { auth: false, json });
+    expectJob(keyless, 200);
+    expect(keyless.headers.get('x-ratelimit-limit')).toBe('60');
   });
 
   test("a convert's input as an array of one name is one input: 200, the same job as with a string", async () => {

@@ -115,7 +115,8 @@ const document: ZodOpenApiObject = {
       post: {
         operationId: 'createJob',
         summary: 'Create a job',
-        description: 'sandbox: true needs no key and answers 200 with a simulated finished job.',
+        description:
+          "sandbox: true needs no key and answers 200 with a simulated finished job; a key sent along must be right (401) and the call counts against its rate limit, a keyless one against its address's (429 past either).",
         security: [{ bearer: [] }, { apiKey: [] }, {}],
         requestBody: { required: true, ...json(JobCreateBody) },
         responses: responses(

@@ -31,6 +31,11 @@ export const gatewayConfig = {
     positiveInt().default(10),
     'Most convert tasks one job may hold (the plan allowance), passed to the orchestrator on job creation.',
   ),
+  sandboxRateLimitPerMinute: envVar(
+    'TRANSMUTE_SANDBOX_RATE_LIMIT_PER_MINUTE',
+    positiveInt().default(60),
+    "Sandbox job creations one client address may make per minute without a key (the spec's 60 a minute); with a key they count against the key's own limit.",
+  ),
   rpcTimeoutMs: envVar('TRANSMUTE_RPC_TIMEOUT_MS', positiveInt().default(5_000), 'How long a request to another service (jobs.*) waits for its answer before the client gets 503.'),
   importMaxBytes: envVar(
     'TRANSMUTE_IMPORT_MAX_BYTES',

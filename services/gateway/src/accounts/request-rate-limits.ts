@@ -9,7 +9,8 @@ import { RateLimiter } from './rate-limiter';
 export class RequestRateLimits {
   constructor(private readonly limiter: RateLimiter) {}
 
-  async admit(principal: Principal, response: Pick<Response, 'setHeader'>): Promise<void> {
+  /** `subject` is a principal, or any caller with a rate-limit subject of its own (keyless sandbox calls). */
+  async admit(principal: Pick<Principal, 'keyId' | 'rateLimitPerMinute'>, response: Pick<Response, 'setHeader'>): Promise<void> {
     const decision = await this.limiter.consume(principal.keyId, principal.rateLimitPerMinute);
     response.setHeader('X-RateLimit-Limit', String(decision.limit));
     response.setHeader('X-RateLimit-Remaining', String(decision.remaining));

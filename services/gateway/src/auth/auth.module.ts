@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { ApiKeyGuard } from './api-key.guard';
+import { SandboxAccess } from './sandbox-access';
 
 /**
  * The guard of every keyed route. Its authenticator, client-IP resolver and
@@ -7,7 +8,7 @@ import { ApiKeyGuard } from './api-key.guard';
  */
 @Global()
 @Module({
-  providers: [ApiKeyGuard],
-  exports: [ApiKeyGuard],
+  providers: [ApiKeyGuard, SandboxAccess],
+  exports: [ApiKeyGuard, SandboxAccess],
 })
 export class AuthModule {}

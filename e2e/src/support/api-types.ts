@@ -42,6 +42,8 @@ export interface TaskRecord {
   dependsOn: string[];
   createdAt: string;
   updatedAt: string;
+  /** 0-100 while a convert that reports progress is processing. */
+  progress?: number;
   result?: TaskResult;
 }
 

@@ -31,13 +31,17 @@ export const Streams = {
 
 /**
  * The job event log: every status change of every job, one subject per job
- * (`job.events.<jobId>`), kept (not a work queue) so a gateway can replay
- * what a reconnecting client missed (`Last-Event-ID` = stream sequence).
+ * (`job.events.<jobId>`), and its converts' progress (`job.events.<jobId>.progress`),
+ * kept (not a work queue) so a gateway can replay what a reconnecting client
+ * missed (`Last-Event-ID` = stream sequence).
  */
 export const JOB_EVENTS_STREAM = {
   name: 'JOB_EVENTS',
   subjects: [Subjects.jobEventsAll],
-  /** A job changes status a handful of times; this bounds a runaway job. */
+  /**
+   * A job changes status a handful of times; this bounds a runaway job. Its
+   * progress subject keeps as many: the latest ones are what a resume needs.
+   */
   maxMessagesPerSubject: 64,
   /** As long as results are kept by default. */
   maxAgeMs: 24 * 3_600_000,

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
 import { JobEventLog } from '../events/job-event-log';
+import { progressWorthAnnouncing } from '../events/progress-events';
 import { JobFinalizer } from '../jobs/job-finalizer';
 import { toJobMessage } from '../jobs/job-view';
 import { type Preparation, type Walked, walk } from '../state/job-walk';
@@ -100,6 +101,8 @@ export class JobDriver {
       await this.finalizer.finalize(after).catch((error: unknown) => this.logger.warn({ err: error, jobId: after.id }, 'finalisation not complete; the reconciler finishes it'));
     } else if (before.status !== after.status) {
       await this.events.append(toJobMessage(after));
+    } else if (progressWorthAnnouncing(before, after)) {
+      await this.events.appendProgress(toJobMessage(after));
     }
   }
 }

@@ -16,7 +16,8 @@ interface CircusDescribe {
   children: Array<CircusTest | CircusDescribe>;
 }
 
-const START_TIMEOUT_MS = 150_000;
+// Infra, then every service's readiness (TRANSMUTE_READY_TIMEOUT_MS when a busy machine needs longer than 60 s).
+const START_TIMEOUT_MS = Math.max(150_000, (Number(process.env['TRANSMUTE_READY_TIMEOUT_MS']) || 0) + 90_000);
 const STOP_TIMEOUT_MS = 60_000;
 
 /**

@@ -142,4 +142,46 @@ describe('the s3 storage driver against MinIO', () => {
     tampered.searchParams.set('response-content-disposition', 'inline');
     expect((await fetch(tampered)).status).toBe(403);
   });
+
+  describe('an upload held to a ceiling (the remaining quota): a signed POST policy', () => {
+    const CEILING = 10_000;
+    const send = (target: { url: string; parameters: Record<string, string> }, bytes: Buffer, override: Record<string, string> = {}) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries({ ...target.parameters, ...override })) form.append(name, value);
+      form.append('file', new Blob([bytes]));
+      return fetch(target.url, { method: 'POST', body: form });
+    };
+    const ceilinged = (key: string) =>
+      storage.presignUpload(key, { contentType: 'application/octet-stream', expiresInSeconds: 60, ceiling: { accountId: 'acme', maxBytes: CEILING } });
+
+    it('is a POST with the policy in its parameters and no headers to send', async () => {
+      const target = await ceilinged('uploads/policy/in');
+      expect(target.method).toBe('POST');
+      expect(target.headers).toEqual({});
+      expect(target.parameters).toMatchObject({ key: 'uploads/policy/in', 'Content-Type': 'application/octet-stream', Policy: expect.any(String) });
+      const policy = JSON.parse(Buffer.from(target.parameters['Policy']!, 'base64').toString()) as { conditions: unknown[] };
+      expect(policy.conditions).toContainEqual(['content-length-range', 0, CEILING]);
+    });
+
+    it('stores a file of exactly the ceiling, as application/octet-stream', async () => {
+      const bytes = randomBytes(CEILING);
+      const sent = await send(await ceilinged('uploads/policy/at'), bytes);
+      expect(sent.status).toBe(200);
+      expect(await storage.stat('uploads/policy/at')).toEqual({ size: CEILING });
+      expect(sha256(await buffer(await storage.get('uploads/policy/at')))).toBe(sha256(bytes));
+    });
+
+    it('is refused by S3 itself one byte past the ceiling, before anything is stored', async () => {
+      const sent = await send(await ceilinged('uploads/policy/over'), randomBytes(CEILING + 1));
+      expect(sent.status).toBe(400);
+      expect(await sent.text()).toContain('<Code>EntityTooLarge</Code>');
+      expect(await storage.stat('uploads/policy/over')).toBeNull();
+    });
+
+    it('refuses another Content-Type, as the signed PUT does', async () => {
+      const sent = await send(await ceilinged('uploads/policy/type'), randomBytes(100), { 'Content-Type': 'text/html' });
+      expect(sent.status).toBe(403);
+      expect(await storage.stat('uploads/policy/type')).toBeNull();
+    });
+  });
 });

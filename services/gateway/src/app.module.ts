@@ -16,6 +16,7 @@ import { OAuthModule } from './oauth/oauth.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { PeopleModule } from './people/people.module';
 import { StorageRoutesModule } from './storage-routes/storage-routes.module';
+import { UploadsModule } from './uploads/uploads.module';
 import { WebsiteModule } from './website/website.module';
 
 export const SERVICE_NAME = 'gateway';
@@ -47,6 +48,7 @@ export class AppModule {
         ErrorsModule,
         AccountsModule.forRoot(config),
         AuthModule,
+        UploadsModule,
         PeopleModule,
         JobsModule,
         EventsModule,

@@ -5,14 +5,17 @@ import { ErrorCode, ServiceFailure, describeBytes } from '@transmute/contracts';
 export class ByteLimit extends Transform {
   bytes = 0;
 
-  constructor(private readonly limit: number) {
+  constructor(
+    private readonly limit: number,
+    private readonly failure: (limit: number) => ServiceFailure = tooLarge,
+  ) {
     super();
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.bytes > this.limit) {
-      callback(tooLarge(this.limit));
+      callback(this.failure(this.limit));
       return;
     }
     callback(null, chunk);

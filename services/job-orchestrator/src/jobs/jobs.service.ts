@@ -18,7 +18,7 @@ import {
   sealCredentials,
 } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
-import { STORAGE, type Storage, storageKey } from '@transmute/storage';
+import { STORAGE, type Storage, type UploadCeiling, storageKey } from '@transmute/storage';
 import { CatalogueClient } from '../catalogue/catalogue.client';
 import type { OrchestratorConfig } from '../config';
 import { JobDriver } from '../dispatch/job-driver';
@@ -67,7 +67,7 @@ export class JobsService {
     for (const planned of plan.tasks) {
       // A job built around an import reads the import's bytes where the gateway put them.
       const importKey = request.importId && planned.name === IMPORT_JOB_TASKS.import ? request.importKey : '';
-      tasks[planned.name] = await this.liveTask(jobId, planned, families.get(planned.name) ?? '', now, importKey);
+      tasks[planned.name] = await this.liveTask(jobId, planned, families.get(planned.name) ?? '', now, importKey, uploadCeilingOf(request));
     }
     const job: LiveJob = {
       id: jobId,
@@ -148,7 +148,7 @@ export class JobsService {
     return families;
   }
 
-  private async liveTask(jobId: string, planned: PlannedTask, family: string, now: number, importKey: string): Promise<LiveTask> {
+  private async liveTask(jobId: string, planned: PlannedTask, family: string, now: number, importKey: string, ceiling: UploadCeiling | undefined): Promise<LiveTask> {
     let uploadKey = importKey;
     let result: Record<string, unknown> | null = null;
     if (planned.operation === 'import/upload' && !importKey) {
@@ -156,11 +156,12 @@ export class JobsService {
       const target = await this.storage.presignUpload(uploadKey, {
         contentType: UPLOAD_CONTENT_TYPE,
         expiresInSeconds: this.config.uploadLinkTtlSeconds,
+        ...(ceiling && { ceiling }),
       });
       const form = create(UploadFormSchema, {
         url: target.url,
         method: target.method,
-        parameters: {},
+        parameters: target.parameters,
         headers: target.headers,
         expiresAt: timestampFromDate(target.expiresAt),
       });
@@ -186,6 +187,12 @@ export class JobsService {
       updatedAt: now,
     };
   }
+}
+
+/** The ceiling the gateway found for the job's direct uploads (the account's remaining quota); none when it sent none. */
+function uploadCeilingOf(request: CreateJobRequest): UploadCeiling | undefined {
+  const maxBytes = Number(request.uploadCeilingBytes);
+  return maxBytes > 0 ? { accountId: request.accountId, maxBytes } : undefined;
 }
 
 /** What a sandbox job would hold: the planned tasks, none of them stored. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, formatBytes, type JobView, parseBody, type Person, type Usage } from '../api';
+import { api, ApiError, formatBytes, type JobView, type Person, sendToUploadForm, uploadRefusal, type Usage } from '../api';
 import { FormatPicker } from '../components/format-picker';
 import { type ConversionOption, chosenOptions, type OptionValues, OptionsForm } from '../components/options-form';
 import { followJob } from '../job-events';
@@ -178,11 +178,8 @@ export function ConvertPage(props: { person: Person | null }) {
       if (row.file) {
         const form = job.tasks.find((task) => task.name === 'import-file')?.result?.form;
         if (!form) throw new Error('the server sent no upload form');
-        const sent = await fetch(form.url, { method: form.method, headers: form.headers, body: row.file, credentials: 'same-origin' });
-        if (!sent.ok) {
-          const answer = parseBody(await sent.text().catch(() => ''));
-          throw new ApiError(sent.status, answer?.message ?? `the upload answered ${sent.status}`);
-        }
+        const sent = await sendToUploadForm(form, row.file);
+        if (!sent.ok) throw new ApiError(sent.status, uploadRefusal(sent.status, await sent.text().catch(() => '')));
       }
       // Every job starts on complete-upload, also one that only fetches a URL (docs/decisions.md, job statuses).
       job = await api<JobView>('POST', `/v1/process/jobs/${job.id}/complete-upload`);

@@ -44,6 +44,9 @@ export class ContainersInfraProvider implements InfraProvider {
         mongoUri: `mongodb://${ferretdb.getHost()}:${ferretdb.getMappedPort(MONGODB_PORT)}/`,
         // A restarted container keeps its mapped ports only while Docker reuses them; good enough for fault tests.
         restart: async (which) => (which === 'nats' ? nats : ferretdb).restart(),
+        // A stopped container would not come back on its mapped port: outages are the local infrastructure's.
+        down: () => Promise.reject(new Error('down/up need TEST_INFRA=local (the default): a stopped container loses its mapped port')),
+        up: () => Promise.reject(new Error('down/up need TEST_INFRA=local (the default): a stopped container loses its mapped port')),
         stop,
       };
     } catch (error) {

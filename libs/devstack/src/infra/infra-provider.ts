@@ -9,6 +9,12 @@ export interface RunningInfra {
    * same address with the same data; resolves once it listens again.
    */
   restart(which: InfraService): Promise<void>;
+  /**
+   * Kills one of them and leaves it down (an outage a test can observe);
+   * `up` starts it again on the same address with the same data.
+   */
+  down(which: InfraService): Promise<void>;
+  up(which: InfraService): Promise<void>;
   /** Stops everything start() started. Safe to call more than once. */
   stop(): Promise<void>;
 }

@@ -7,7 +7,7 @@ import { repoRoot } from '../repo-root';
 import { loadOrCreateSecrets } from './platform-secrets';
 import type { ManagedService, RunningPlatform, StartPlatformOptions } from './platform-types';
 import { waitUntilReady } from './readiness';
-import { assignPorts, DEFAULT_GATEWAY_PORT, extraGatewayDefinitions, GATEWAY, serviceDefinitions, type ServiceDefinition } from './service-catalog';
+import { assignPorts, DEFAULT_GATEWAY_PORT, extraGatewayDefinitions, extraReplicaDefinitions, GATEWAY, serviceDefinitions, type ServiceDefinition } from './service-catalog';
 import { buildPlatformEnv, buildServiceEnv, mcpUrlOf } from './service-env';
 
 /**
@@ -21,7 +21,8 @@ const STOP_GRACE_MS = 10_000;
 /** Starts every service as a `node services/<dir>/dist/main.js` process and waits until all are ready. */
 export async function startPlatform(opts: StartPlatformOptions): Promise<RunningPlatform> {
   const root = repoRoot();
-  const definitions = [...serviceDefinitions(opts.families), ...extraGatewayDefinitions(opts.gatewayReplicas)];
+  const firsts = serviceDefinitions(opts.families);
+  const definitions = [...firsts, ...extraGatewayDefinitions(opts.gatewayReplicas), ...extraReplicaDefinitions(firsts, opts.replicas)];
   const entries = new Map(definitions.map((def) => [def.name, join(root, 'services', def.dir, 'dist', 'main.js')]));
   assertBuilt(root, [...new Set(entries.values())]);
 

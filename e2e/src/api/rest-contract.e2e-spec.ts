@@ -91,6 +91,17 @@ describe('GET /v1/formats and /v1/options', () => {
     for (const option of body.options) expect(option).toEqual(expect.objectContaining({ name: expect.any(String), type: expect.any(String) }));
   });
 
+  test('renders option fields with their JSON types: integer bounds, typed defaults, labelled values, applies_when', async () => {
+    const reply = await env().client.request('GET', '/v1/options?input_format=png&output_format=webp');
+    const options = (reply.json as { options: Array<Record<string, unknown>> }).options;
+    const named = (name: string) => options.find((option) => option['name'] === name);
+    expect(named('quality')).toMatchObject({ type: 'range', min: 1, max: 100, step: 1, default: 80, applies_when: { lossless: 'false' } });
+    expect(named('lossless')).toMatchObject({ type: 'checkbox', default: false });
+    expect(named('fit')).toMatchObject({ type: 'select', default: 'inside', values: expect.arrayContaining([{ value: 'inside', label: 'inside' }]) });
+    // Bounds are JSON integers in the body itself, not strings.
+    expect(reply.text).toMatch(/"min":1,"max":100,"step":1/);
+  });
+
   test('need a key: 401 without one', async () => {
     expectError(await env().client.request('GET', '/v1/formats', { auth: false }), 401);
     expectError(await env().client.request('GET', '/v1/options?input_format=png&output_format=jpg', { auth: false }), 401);

@@ -93,3 +93,17 @@ export const LIVE_JOBS = {
   activeStream: 'JOBS_ACTIVE',
   activeSubject: (jobId: string) => `jobs.active.${jobId}`,
 } as const;
+
+/**
+ * Fair scheduling of conversions (docs/decisions.md, "Fair scheduling"): how
+ * many of an account's converts hold a slot (dispatched and not ended), and
+ * the account's converts waiting for one, in order. Only the orchestrator
+ * reads and writes them.
+ */
+export const CONVERT_FAIRNESS = {
+  /** `<hex account id>` -> the holders of that account's slots. */
+  slotsBucket: 'convert_slots',
+  waitingStream: 'CONVERT_WAITING',
+  /** One subject per account: its waiting converts in the order they became ready. */
+  waitingSubject: (accountToken: string) => `convert.waiting.${accountToken}`,
+} as const;

@@ -78,6 +78,8 @@ export class JobsService {
       error: '',
       taskOrder: plan.tasks.map((task) => task.name),
       tasks,
+      // The plan's allowance is also how many of the account's converts run at once (fair scheduling).
+      ...(request.convertAllowance > 0 && { convertAllowance: request.convertAllowance }),
       createdAt: now,
       updatedAt: now,
       startedAt: null,

@@ -152,4 +152,29 @@ describe('quota metering', () => {
     expect((await client.upload(form, sample.bytes)).status).toBe(413);
     expect((await client.completeUploadReply(created.id)).status).toBe(409);
   });
+
+  it('meters each step of a convert -> convert chain: the source, then the intermediate file', async () => {
+    const { accountId, key } = await accountWithKey(env().platform, 'e2e-bytes');
+    const client = new TransmuteClient(env().platform.baseUrl, key);
+    const before = await usageOf(accountId);
+    const created = await client.createJob({
+      tag: 'chain',
+      tasks: {
+        'import-my-file': { operation: 'import/upload', filename: 'tone.wav' },
+        'to-mp3': { operation: 'convert', input: 'import-my-file', output_format: 'mp3' },
+        'to-ogg': { operation: 'convert', input: 'to-mp3', output_format: 'ogg' },
+      },
+    });
+    expect((await client.upload(taskOf(created, 'import-my-file').result!.form!, sample.bytes)).status).toBe(200);
+    await client.completeUpload(created.id);
+    const finished = await ended(client, created.id);
+    expect(finished.status).toBe('finished');
+
+    // The intermediate file as the second step read it (its first download is free, so measuring it costs nothing).
+    const intermediate = await client.download(taskOf(finished, 'to-mp3').result!.download_url!);
+    expect(intermediate.file.bytes.length).toBeGreaterThan(0);
+    const after = await usageOf(accountId);
+    const spent = after.monthlyUsedBytes + after.additionalUsedBytes - (before.monthlyUsedBytes + before.additionalUsedBytes);
+    expect(spent).toBe(sample.bytes.length + intermediate.file.bytes.length);
+  });
 });

@@ -22,6 +22,7 @@ import { OpenApiModule } from './openapi/openapi.module';
 import { PeopleModule } from './people';
 import { SessionsModule } from './sessions';
 import { StorageRoutesModule } from './storage-routes/storage-routes.module';
+import { UploadsModule } from './uploads/uploads.module';
 import { WebsiteModule } from './website/website.module';
 
 export const SERVICE_NAME = 'gateway';
@@ -60,6 +61,7 @@ export class AppModule {
         AccountsModule.forRoot(),
         KeysModule.forRoot(),
         SessionsModule,
+        UploadsModule,
         PeopleModule,
         DashboardModule,
         JobsModule,

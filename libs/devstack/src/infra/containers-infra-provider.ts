@@ -90,6 +90,9 @@ export class ContainersInfraProvider implements InfraProvider {
           await new Promise((resolve) => setTimeout(resolve, downMs));
           await container.restart();
         },
+        // A stopped container would not come back on its mapped port: outages are the local infrastructure's.
+        down: () => Promise.reject(new Error('down/up need TEST_INFRA=local (the default): a stopped container loses its mapped port')),
+        up: () => Promise.reject(new Error('down/up need TEST_INFRA=local (the default): a stopped container loses its mapped port')),
         stop,
       };
     } catch (error) {

@@ -10,6 +10,12 @@ export interface RunningInfra {
    * it listens again.
    */
   restart(which: InfraService, options?: { downMs?: number }): Promise<void>;
+  /**
+   * Kills one of them and leaves it down (an outage a test can observe);
+   * `up` starts it again on the same address with the same data.
+   */
+  down(which: InfraService): Promise<void>;
+  up(which: InfraService): Promise<void>;
   /** Stops everything start() started. Safe to call more than once. */
   stop(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { AnonymousPrincipals } from './anonymous-principals';
 import { ApiKeyGuard } from './api-key.guard';
+import { SandboxAccess } from './sandbox-access';
 
 /**
  * How a request becomes a principal: the guard of every keyed route, and the
@@ -10,7 +11,7 @@ import { ApiKeyGuard } from './api-key.guard';
  */
 @Global()
 @Module({
-  providers: [ApiKeyGuard, AnonymousPrincipals],
-  exports: [ApiKeyGuard, AnonymousPrincipals],
+  providers: [ApiKeyGuard, AnonymousPrincipals, SandboxAccess],
+  exports: [ApiKeyGuard, AnonymousPrincipals, SandboxAccess],
 })
 export class AuthModule {}

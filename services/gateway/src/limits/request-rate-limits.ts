@@ -14,6 +14,7 @@ export interface RateLimited {
 export class RequestRateLimits {
   constructor(private readonly limiter: RateLimiter) {}
 
+  /** `principal` is a principal, or any caller with a rate-limit subject of its own (keyless sandbox calls). */
   async admit(principal: RateLimited, response: Pick<Response, 'setHeader'>): Promise<void> {
     const decision = await this.limiter.consume(principal.keyId, principal.rateLimitPerMinute);
     response.setHeader('X-RateLimit-Limit', String(decision.limit));

@@ -16,7 +16,7 @@ import {
   sealCredentials,
 } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
-import { STORAGE, type Storage, storageKey } from '@transmute/storage';
+import { STORAGE, type Storage, type UploadCeiling, storageKey } from '@transmute/storage';
 import { CatalogueClient } from '../catalogue/catalogue.client';
 import type { OrchestratorConfig } from '../config';
 import { JobDriver } from '../dispatch/job-driver';
@@ -60,10 +60,19 @@ export class JobsService {
     for (const planned of plan.tasks) {
       // A job built around an import reads the import's bytes where the gateway put them.
       const importKey = request.importId && planned.name === IMPORT_JOB_TASKS.import ? request.importKey : '';
-      tasks[planned.name] = await this.liveTask(jobId, planned, families.get(planned.name) ?? '', now, importKey);
+      tasks[planned.name] = await this.liveTask(jobId, planned, families.get(planned.name) ?? '', now, importKey, uploadCeilingOf(request));
     }
     const job = createJob(
-      { id: jobId, accountId: request.accountId, tag: request.tag, webhookUrl: request.webhookUrl, taskOrder: plan.tasks.map((task) => task.name), tasks },
+      {
+        id: jobId,
+        accountId: request.accountId,
+        tag: request.tag,
+        webhookUrl: request.webhookUrl,
+        taskOrder: plan.tasks.map((task) => task.name),
+        tasks,
+        // The plan's allowance is also how many of the account's converts run at once (fair scheduling).
+        ...(request.convertAllowance > 0 && { convertAllowance: request.convertAllowance }),
+      },
       { now },
     );
     await this.store.create(job);
@@ -131,7 +140,7 @@ export class JobsService {
     return families;
   }
 
-  private async liveTask(jobId: string, planned: PlannedTask, family: string, now: number, importKey: string): Promise<LiveTask> {
+  private async liveTask(jobId: string, planned: PlannedTask, family: string, now: number, importKey: string, ceiling: UploadCeiling | undefined): Promise<LiveTask> {
     let uploadKey = importKey;
     let result: Record<string, unknown> | null = null;
     if (planned.operation === 'import/upload' && !importKey) {
@@ -139,11 +148,12 @@ export class JobsService {
       const target = await this.storage.presignUpload(uploadKey, {
         contentType: UPLOAD_CONTENT_TYPE,
         expiresInSeconds: this.config.uploadLinkTtlSeconds,
+        ...(ceiling && { ceiling }),
       });
       const form = create(UploadFormSchema, {
         url: target.url,
         method: target.method,
-        parameters: {},
+        parameters: target.parameters,
         headers: target.headers,
         expiresAt: timestampFromDate(target.expiresAt),
       });
@@ -168,6 +178,12 @@ export class JobsService {
       { now },
     );
   }
+}
+
+/** The ceiling the gateway found for the job's direct uploads (the account's remaining quota); none when it sent none. */
+function uploadCeilingOf(request: CreateJobRequest): UploadCeiling | undefined {
+  const maxBytes = Number(request.uploadCeilingBytes);
+  return maxBytes > 0 ? { accountId: request.accountId, maxBytes } : undefined;
 }
 
 /** What a sandbox job would hold: the planned tasks, none of them stored. */

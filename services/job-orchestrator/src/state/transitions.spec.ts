@@ -55,6 +55,8 @@ const job = (status: JobStatus): LiveJob => ({
 const EXPECTED_TASK_MOVES: Record<TaskMove, [from: TaskStatus[], to: TaskStatus]> = {
   dispatch: [['waiting_upload', 'waiting', 'waiting_input'], 'queued'],
   confirm: [['queued'], 'queued'],
+  park: [['queued'], 'queued'],
+  unpark: [['queued'], 'queued'],
   redispatch: [['queued', 'processing'], 'queued'],
   start: [['queued'], 'processing'],
   progress: [['queued', 'processing'], 'processing'],
@@ -84,8 +86,8 @@ describe('the task transition table', () => {
       expect(moved).toBeNull();
       return;
     }
-    // Confirming a dispatch is bookkeeping: the task as clients see it does not change.
-    expect(moved).toMatchObject({ status: to, updatedAt: event === 'confirm' ? 0 : NOW });
+    // Confirming a dispatch, and waiting for a slot, are bookkeeping: the task as clients see it does not change.
+    expect(moved).toMatchObject({ status: to, updatedAt: ['confirm', 'park', 'unpark'].includes(event) ? 0 : NOW });
   });
 
   it('a new attempt: dispatch and redispatch count it, set a deadline and forget the confirmation', () => {
@@ -96,6 +98,18 @@ describe('the task transition table', () => {
       progress: null,
     });
     expect(moveTask(task('processing', 2), 'redispatch', { now: NOW, deadlineMs: 10, attempt: 2 })).toMatchObject({ attempt: 3, status: 'queued' });
+  });
+
+  it('parks a convert without a deadline (waiting for a slot is no fault), and unparks it to be published again', () => {
+    const parked = moveTask({ ...task('queued'), publishedAt: null, deadlineAt: NOW + 10_000 }, 'park', { now: NOW, attempt: 1 });
+    expect(parked).toMatchObject({ status: 'queued', parkedAt: NOW, deadlineAt: null, publishedAt: null, attempt: 1 });
+    expect(moveTask(parked!, 'unpark', { now: NOW + 5, attempt: 1, deadlineMs: 10_000 })).toMatchObject({
+      parkedAt: null,
+      publishedAt: null,
+      deadlineAt: NOW + 10_005,
+      attempt: 1,
+    });
+    expect(moveTask(parked!, 'unpark', { now: NOW + 5, attempt: 2 })).toBeNull();
   });
 
   it('refuses a move for an attempt that has been superseded', () => {

@@ -66,6 +66,20 @@ export const TASK_TRANSITIONS = {
     to: ['queued'],
     set: (task, input) => ({ attempt: task.attempt + 1, deadlineAt: input.now + (input.deadlineMs ?? 0), publishedAt: null, progress: null }),
   },
+  /** Its account runs all the converts its plan allows: it waits in the account's line, with no deadline (fair scheduling). */
+  park: {
+    from: ['queued'],
+    to: ['queued'],
+    set: (_task, input) => ({ parkedAt: input.now, publishedAt: null, deadlineAt: null }),
+    silent: true,
+  },
+  /** A slot came free: claimed again for publishing, like a fresh dispatch of the same attempt. */
+  unpark: {
+    from: ['queued'],
+    to: ['queued'],
+    set: (_task, input) => ({ parkedAt: null, publishedAt: null, deadlineAt: input.now + (input.deadlineMs ?? 0) }),
+    silent: true,
+  },
   start: { from: ['queued'], to: ['processing'], set: (_task, input) => ({ deadlineAt: input.now + (input.deadlineMs ?? 0) }), reportsOn: 'attempt' },
   /** A progress report shows the task running (it may overtake its `started`) and pushes its deadline on. */
   progress: {

@@ -1,4 +1,4 @@
-import { ApiError, type JobView, api, parseBody } from '../api';
+import { ApiError, type JobView, api, sendToUploadForm, uploadRefusal } from '../api';
 import { followJob } from '../job-events';
 import type { FileRow } from './file-row';
 
@@ -28,11 +28,8 @@ export async function runConversion(row: FileRow, choice: ConversionChoice, upda
   if (row.file) {
     const form = job.tasks.find((task) => task.name === 'import-file')?.result?.form;
     if (!form) throw new Error('the server sent no upload form');
-    const sent = await fetch(form.url, { method: form.method, headers: form.headers, body: row.file, credentials: 'same-origin' });
-    if (!sent.ok) {
-      const answer = parseBody(await sent.text().catch(() => ''));
-      throw new ApiError(sent.status, answer?.message ?? `the upload answered ${sent.status}`);
-    }
+    const sent = await sendToUploadForm(form, row.file);
+    if (!sent.ok) throw new ApiError(sent.status, uploadRefusal(sent.status, await sent.text().catch(() => '')));
   }
   // Every job starts on complete-upload, also one that only fetches a URL (docs/decisions.md, job statuses).
   job = await api<JobView>('POST', `/v1/process/jobs/${job.id}/complete-upload`);

@@ -58,6 +58,37 @@ export async function runEventJob(baseUrl: string, apiKey: string, body: CreateJ
   }
 }
 
+/**
+ * The same job as runEventJob, followed the way a client without an event
+ * stream does: a GET of the job every `intervalMs` after complete-upload,
+ * timed until the first GET that sees it finished.
+ */
+export async function runPollJob(baseUrl: string, apiKey: string, body: CreateJobRequest, intervalMs: number, timeoutMs: number): Promise<Outcome> {
+  try {
+    const created = await post(`${baseUrl}/v1/process/jobs`, apiKey, body, timeoutMs);
+    if (created.status !== 201) return { ok: false, error: `create answered ${created.status}: ${created.text.slice(0, 160)}` };
+    const jobId = (JSON.parse(created.text) as Job).id;
+    const began = performance.now();
+    const started = await post(`${baseUrl}/v1/process/jobs/${jobId}/complete-upload`, apiKey, undefined, timeoutMs);
+    if (started.status !== 200) return { ok: false, error: `complete-upload answered ${started.status}: ${started.text.slice(0, 160)}` };
+    while (performance.now() - began < timeoutMs) {
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      const response = await fetch(`${baseUrl}/v1/process/jobs/${jobId}`, {
+        headers: { Authorization: `Bearer ${apiKey}`, Accept: 'application/json' },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const text = await response.text();
+      if (response.status !== 200) return { ok: false, error: `get-job answered ${response.status}: ${text.slice(0, 160)}` };
+      const job = JSON.parse(text) as Job;
+      if (job.status === 'finished') return { ok: true, latencyMs: performance.now() - began, job };
+      if (job.status === 'failed') return { ok: false, error: `job failed: ${job.error}` };
+    }
+    return { ok: false, error: `not finished within ${timeoutMs} ms` };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message.split('\n')[0] ?? String(error) };
+  }
+}
+
 export interface PhaseResult {
   name: string;
   concurrency: number;

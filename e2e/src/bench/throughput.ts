@@ -4,6 +4,7 @@
  *
  *   node e2e/dist/bench/throughput.js --start [--jobs N (200)] [--concurrency 1,8,16,32]
  *     [--docx-jobs N (24)] [--seed N (100000)] [--skip-docx] [--skip-seed] [--max-phase-seconds S (120)]
+ *     [--large-runs N (3)] [--skip-large] [--quick]
  *
  * 1. Small image jobs: a 256x256 PNG -> JPG, import/base64 -> convert ->
  *    export/url, timed from the complete-upload request until the job's event
@@ -13,9 +14,17 @@
  * 2. DOCX -> PDF (10 pages): the document family's warm LibreOffice pool alone
  *    (TRANSMUTE_OFFICE_POOL_SIZE, default 2) against the platform end to end
  *    and against unoserver (one daemon per pool process) + unoconvert.
- * 3. Store size: phase 1 again after --seed jobs were written straight into
+ * 3. Large file: a 4000x3000 noise PNG -> WebP, upload to the last byte
+ *    downloaded, against the `vips` CLI alone, with the image converter's RSS.
+ * 4. Store size: phase 1 again after --seed jobs were written straight into
  *    the orchestrator's store (store-seeder.ts), with the store servers' CPU
  *    time and RSS around every phase.
+ *
+ * Around every platform phase the CPU of the whole platform (services, NATS,
+ * FerretDB and the engines they spawn, from /proc) is read, and printed per
+ * job; at concurrency 16 the small jobs also run with a client polling every
+ * 250 ms instead of following the event stream. --quick: a few minutes'
+ * run (40 jobs at 1 and 16, 8 DOCX jobs, 2000 seeded, one large file).
  *
  * Without --start it drives TRANSMUTE_URL (default http://127.0.0.1:8080);
  * the store is then found through --nats / --mongo (or TRANSMUTE_NATS_URL,
@@ -33,17 +42,23 @@ import { DATABASE_NAME } from '@transmute/devstack';
 import { decodeImage, gradientPng } from '../support/samples';
 import { type BenchTarget, openBenchTarget, positiveInteger, positiveIntegerList } from './bench-kit';
 import { runEngineLoop, writeBenchDocx } from './engine-loop-client';
-import { base64Job, type Outcome, type PhaseResult, runEventJob, runPhase, type Summary, summarize, summarizePhase } from './job-phase';
+import { base64Job, type Outcome, type PhaseResult, runEventJob, runPhase, runPollJob, type Summary, summarize, summarizePhase } from './job-phase';
 import { type JobStoreSeeder, openJobStoreSeeder } from './store-seeder';
 import { cpuShares, portOf, snapshot, type StoreServer, usageLines } from './store-usage';
+import { largeFileSection, type LargeFileResult } from './large-file';
+import { PlatformCpu } from './platform-cpu';
 import { ensureUnoserver, startUnoservers } from './unoserver-peer';
 
 const USAGE = `usage: node e2e/dist/bench/throughput.js [--start] [--jobs N (200)] [--concurrency LIST (1,8,16,32)]
   [--docx-jobs N (24)] [--seed N (100000)] [--skip-docx] [--skip-seed] [--max-phase-seconds S (120)]
+  [--large-runs N (3)] [--skip-large] [--quick (40 jobs at 1,16; 8 DOCX; 2000 seeded; 1 large run)]
   [--nats URL] [--mongo URI]   (the store of a running platform, without --start)`;
 const JOB_TIMEOUT_MS = 60_000;
 const DEFAULT_SLOTS = 2;
 const DEFAULT_POOL_SIZE = 2;
+const POLL_INTERVAL_MS = 250;
+/** The concurrency of the issue's CPU-per-job and throughput targets. */
+const TARGET_CONCURRENCY = 16;
 
 interface Options {
   start: boolean;
@@ -53,6 +68,8 @@ interface Options {
   seed: number;
   skipDocx: boolean;
   skipSeed: boolean;
+  skipLarge: boolean;
+  largeRuns: number;
   maxPhaseMs: number;
   natsUrl: string | undefined;
   mongoUri: string | undefined;
@@ -69,6 +86,9 @@ function readOptions(argv: string[]): Options {
       seed: { type: 'string' },
       'skip-docx': { type: 'boolean', default: false },
       'skip-seed': { type: 'boolean', default: false },
+      'skip-large': { type: 'boolean', default: false },
+      'large-runs': { type: 'string' },
+      quick: { type: 'boolean', default: false },
       'max-phase-seconds': { type: 'string' },
       nats: { type: 'string' },
       mongo: { type: 'string' },
@@ -80,14 +100,17 @@ function readOptions(argv: string[]): Options {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
+  const quick = values.quick ?? false;
   return {
     start: values.start ?? false,
-    jobs: positiveInteger('jobs', values.jobs, 200),
-    concurrency: positiveIntegerList('concurrency', values.concurrency, [1, 8, 16, 32]),
-    docxJobs: positiveInteger('docx-jobs', values['docx-jobs'], 24),
-    seed: positiveInteger('seed', values.seed, 100_000),
+    jobs: positiveInteger('jobs', values.jobs, quick ? 40 : 200),
+    concurrency: positiveIntegerList('concurrency', values.concurrency, quick ? [1, TARGET_CONCURRENCY] : [1, 8, TARGET_CONCURRENCY, 32]),
+    docxJobs: positiveInteger('docx-jobs', values['docx-jobs'], quick ? 8 : 24),
+    seed: positiveInteger('seed', values.seed, quick ? 2000 : 100_000),
     skipDocx: values['skip-docx'] ?? false,
     skipSeed: values['skip-seed'] ?? false,
+    skipLarge: values['skip-large'] ?? false,
+    largeRuns: positiveInteger('large-runs', values['large-runs'], quick ? 1 : 3),
     maxPhaseMs: positiveInteger('max-phase-seconds', values['max-phase-seconds'], 120) * 1000,
     natsUrl: values.nats ?? process.env['TRANSMUTE_NATS_URL'],
     mongoUri: values.mongo ?? process.env['TRANSMUTE_MONGODB_URI'],
@@ -122,6 +145,8 @@ interface Store {
   /** The platform's service processes (with --start), to say where CPU went in each phase. */
   services: StoreServer[];
   seeder: JobStoreSeeder | undefined;
+  /** Every platform process (services and store servers, with what they spawn). */
+  cpu: PlatformCpu;
 }
 
 async function openStore(target: BenchTarget, options: Options): Promise<Store> {
@@ -132,16 +157,24 @@ async function openStore(target: BenchTarget, options: Options): Promise<Store> 
   if (mongoUri) servers.push({ label: 'ferretdb', port: portOf(mongoUri) });
   const seeder = natsUrl || mongoUri ? await openJobStoreSeeder(natsUrl, mongoUri) : undefined;
   const services = (target.started?.platform.services ?? []).map((service) => ({ label: service.name, pid: () => service.pid }));
-  return { servers, services, seeder };
+  return { servers, services, seeder, cpu: new PlatformCpu([...services, ...servers]) };
 }
 
-/** Runs one platform phase and prints the store servers' usage around it. */
-async function platformPhase(store: Store, name: string, jobs: number, concurrency: number, maxMs: number, job: (index: number) => Promise<Outcome>): Promise<PhaseResult> {
+/** One platform phase and what the whole platform's CPU spent per job in it (ms). */
+interface MeasuredPhase {
+  phase: PhaseResult;
+  cpuMsPerJob: number;
+}
+
+/** Runs one platform phase and prints the store servers' usage and the platform's CPU per job around it. */
+async function platformPhase(store: Store, name: string, jobs: number, concurrency: number, maxMs: number, job: (index: number) => Promise<Outcome>): Promise<MeasuredPhase> {
   const [before, servicesBefore] = [await snapshot(store.servers), await snapshot(store.services)];
-  const phase = await runPhase(name, jobs, concurrency, maxMs, job);
+  const { result: phase, cpuSeconds, processes } = await store.cpu.around(() => runPhase(name, jobs, concurrency, maxMs, job));
   for (const line of usageLines(before, await snapshot(store.servers))) log(`    store: ${line}`);
   if (store.services.length > 0) log(`    services' CPU s / run-queue wait s in the phase: ${cpuShares(servicesBefore, await snapshot(store.services))}`);
-  return phase;
+  const cpuMsPerJob = (1000 * cpuSeconds) / Math.max(1, phase.outcomes.length);
+  log(`    platform CPU (${processes} processes and their children): ${cpuSeconds.toFixed(2)} s, ${num(cpuMsPerJob)} ms per job`);
+  return { phase, cpuMsPerJob };
 }
 
 /** Downloads the first finished job's export and checks what came back (untimed). */
@@ -156,6 +189,7 @@ async function checkResult(client: TransmuteClient, phase: PhaseResult, check: (
 interface SmallJobResult {
   e2e: Summary;
   raw: Summary;
+  cpuMsPerJob: number;
 }
 
 async function smallJobs(
@@ -172,7 +206,7 @@ async function smallJobs(
     // The machine is shared: its load changes from minute to minute, so each phase gets its own raw loop beside it.
     const raw = await rawLoop();
     log(row('  raw engine loop just before', raw));
-    const phase = await platformPhase(store, label, options.jobs, concurrency, options.maxPhaseMs, (index) =>
+    const { phase, cpuMsPerJob } = await platformPhase(store, label, options.jobs, concurrency, options.maxPhaseMs, (index) =>
       runEventJob(target.client.baseUrl, target.apiKey, base64Job(png, 'png', 'jpg', `bench-${concurrency}-${index}`), JOB_TIMEOUT_MS),
     );
     await checkResult(target.client, phase, async (bytes) => {
@@ -180,7 +214,7 @@ async function smallJobs(
       if (image.format !== 'jpeg' || image.width !== 256 || image.height !== 256) throw new Error(`the export is ${JSON.stringify(image)}, not a 256x256 JPEG`);
     });
     const e2e = summarizePhase(phase);
-    results.set(concurrency, { e2e, raw });
+    results.set(concurrency, { e2e, raw, cpuMsPerJob });
     log(row(`  e2e @${concurrency} ${label} (${phase.outcomes.length})`, e2e, engineMs));
     log(`    e2e / raw loop just before: ${num((100 * e2e.jobsPerSecond) / raw.jobsPerSecond)} %`);
   }
@@ -224,16 +258,67 @@ async function main(): Promise<number> {
       return summarize(run.durationsMs, run.errors, run.wallMs);
     };
     const empty = await smallJobs(target, store, options, sample.bytes, engineMs, rawLoop, 'empty store');
-    const at16 = empty.get(16);
+    const at16 = empty.get(TARGET_CONCURRENCY);
     if (at16) {
       log(
-        `ratio e2e@16 / raw loop: ${num((100 * at16.e2e.jobsPerSecond) / at16.raw.jobsPerSecond)} % against the loop just before it, ${num((100 * at16.e2e.jobsPerSecond) / raw.jobsPerSecond)} % against the first (target >= 80 % with 0 errors; errors ${at16.e2e.errors})`,
+        `ratio e2e@${TARGET_CONCURRENCY} / raw loop: ${num((100 * at16.e2e.jobsPerSecond) / at16.raw.jobsPerSecond)} % against the loop just before it, ${num((100 * at16.e2e.jobsPerSecond) / raw.jobsPerSecond)} % against the first (errors ${at16.e2e.errors})`,
       );
     }
     let errors = [...empty.values()].reduce((sum, { e2e }) => sum + e2e.errors, 0);
+    const summary: TargetRow[] = [];
+
+    // The same small jobs at 16, followed by a client that polls instead of reading the event stream.
+    log(`\n== Small image jobs @${TARGET_CONCURRENCY}, each followed by a GET every ${POLL_INTERVAL_MS} ms ==`);
+    log(HEADER);
+    const polled = await platformPhase(store, 'polling', options.jobs, TARGET_CONCURRENCY, options.maxPhaseMs, (index) =>
+      runPollJob(target.client.baseUrl, target.apiKey, base64Job(sample.bytes, 'png', 'jpg', `bench-poll-${index}`), POLL_INTERVAL_MS, JOB_TIMEOUT_MS),
+    );
+    const polledSummary = summarizePhase(polled.phase);
+    errors += polledSummary.errors;
+    log(row(`  e2e @${TARGET_CONCURRENCY} polling (${polled.phase.outcomes.length})`, polledSummary, engineMs));
+    const at1 = empty.get(1);
+    summary.push(
+      {
+        figure: `platform CPU per small job @${TARGET_CONCURRENCY}, event stream`,
+        value: at16 ? `${num(at16.cpuMsPerJob)} ms` : 'not run',
+        target: '<= 20 ms',
+        met: at16 ? at16.cpuMsPerJob <= 20 : undefined,
+      },
+      {
+        figure: `platform CPU per small job @${TARGET_CONCURRENCY}, polling ${POLL_INTERVAL_MS} ms`,
+        value: `${num(polled.cpuMsPerJob)} ms`,
+        target: '<= 30 ms',
+        met: polled.cpuMsPerJob <= 30,
+      },
+      {
+        figure: `small jobs @${TARGET_CONCURRENCY} / raw engine loop`,
+        value: at16
+          ? `${num((100 * at16.e2e.jobsPerSecond) / at16.raw.jobsPerSecond)} % (${num(at16.e2e.jobsPerSecond, 2)} vs ${num(at16.raw.jobsPerSecond, 2)} jobs/s)`
+          : 'not run',
+        target: '>= 40 %',
+        met: at16 ? at16.e2e.jobsPerSecond >= 0.4 * at16.raw.jobsPerSecond && at16.e2e.errors === 0 : undefined,
+      },
+      {
+        figure: 'added latency p50, 1 at a time',
+        value: at1 ? `${num(at1.e2e.p50 - engineMs)} ms` : 'not run',
+        target: '<= 15 ms',
+        met: at1 ? at1.e2e.p50 - engineMs <= 15 : undefined,
+      },
+    );
 
     // 2. DOCX -> PDF.
-    if (!options.skipDocx) errors += await docxSection(target, store, options, dir, poolSize);
+    if (!options.skipDocx) {
+      const docx = await docxSection(target, store, options, dir, poolSize);
+      errors += docx.errors;
+      summary.push(...docx.rows);
+    }
+
+    // 3. Large file.
+    if (!options.skipLarge) {
+      const converter = target.started?.platform.services.find((service) => service.name === 'converter-image');
+      const large = await largeFileSection({ client: target.client, apiKey: target.apiKey, dir, runs: options.largeRuns, cpu: store.cpu, converterPid: () => converter?.pid, log });
+      summary.push(...largeFileRows(large, converter !== undefined));
+    }
 
     // 3. Store size.
     if (!options.skipSeed) {
@@ -255,17 +340,25 @@ async function main(): Promise<number> {
         log(HEADER);
         const seeded = await smallJobs(target, store, options, sample.bytes, engineMs, rawLoop, `after ${options.seed}`);
         errors += [...seeded.values()].reduce((sum, { e2e }) => sum + e2e.errors, 0);
-        for (const [concurrency, { e2e, raw: rawThen }] of seeded) {
+        for (const [concurrency, { e2e, raw: rawThen, cpuMsPerJob }] of seeded) {
           const base = empty.get(concurrency);
           if (!base) continue;
           // Also relative to each phase's raw loop, which takes out the machine's changing load.
           const relative = (100 * e2e.jobsPerSecond) / rawThen.jobsPerSecond / ((100 * base.e2e.jobsPerSecond) / base.raw.jobsPerSecond);
           log(
-            `  @${concurrency}: ${num(e2e.jobsPerSecond, 2)} vs ${num(base.e2e.jobsPerSecond, 2)} jobs/s empty = ${num((100 * e2e.jobsPerSecond) / base.e2e.jobsPerSecond)} %; as shares of their raw loops ${num(100 * relative)} % (target >= 90 %)`,
+            `  @${concurrency}: ${num(e2e.jobsPerSecond, 2)} vs ${num(base.e2e.jobsPerSecond, 2)} jobs/s empty = ${num((100 * e2e.jobsPerSecond) / base.e2e.jobsPerSecond)} %; as shares of their raw loops ${num(100 * relative)} % (target >= 90 %); platform CPU per job ${num(cpuMsPerJob)} vs ${num(base.cpuMsPerJob)} ms empty`,
           );
+          summary.push({
+            figure: `after ${options.seed} stored / empty, @${concurrency} (shares of raw loops)`,
+            value: `${num(100 * relative)} %`,
+            target: '>= 90 %',
+            met: relative >= 0.9,
+          });
         }
       }
     }
+    log(`\n== Against the targets of issue 23 (this run; load average at start and end above) ==`);
+    for (const line of targetLines(summary)) log(line);
     log(`\nmachine at end: ${machineLine()}`);
     failed = errors > 0;
     return failed ? 1 : 0;
@@ -276,7 +369,7 @@ async function main(): Promise<number> {
   }
 }
 
-async function docxSection(target: BenchTarget, store: Store, options: Options, dir: string, poolSize: number): Promise<number> {
+async function docxSection(target: BenchTarget, store: Store, options: Options, dir: string, poolSize: number): Promise<{ errors: number; rows: TargetRow[] }> {
   const docx = await writeBenchDocx(dir);
   const bytes = await readFile(docx);
   const levels = [1, 4];
@@ -289,7 +382,7 @@ async function docxSection(target: BenchTarget, store: Store, options: Options, 
   const e2e: Summary[] = [];
   let errors = 0;
   for (const level of levels) {
-    const phase = await platformPhase(store, 'docx', options.docxJobs, level, options.maxPhaseMs, (index) =>
+    const { phase } = await platformPhase(store, 'docx', options.docxJobs, level, options.maxPhaseMs, (index) =>
       runEventJob(target.client.baseUrl, target.apiKey, base64Job(bytes, 'docx', 'pdf', `bench-docx-${level}-${index}`), JOB_TIMEOUT_MS * 2),
     );
     await checkResult(target.client, phase, async (pdf) => {
@@ -324,11 +417,52 @@ async function docxSection(target: BenchTarget, store: Store, options: Options, 
   } catch (error) {
     log(`  peer: not run: ${(error as Error).message}`);
   }
+  const rows: TargetRow[] = [];
   levels.forEach((level, index) => {
-    const ratio = (a: Summary | undefined, b: Summary | undefined) => (a && b ? `${num((100 * a.jobsPerSecond) / b.jobsPerSecond)} %` : 'n/a');
-    log(`  @${level}: e2e/pool ${ratio(e2e[index], poolRuns[index])} (target >= 70 %), e2e/peer ${ratio(e2e[index], peer[index])} (target > 100 %)`);
+    const share = (a: Summary | undefined, b: Summary | undefined) => (a && b ? a.jobsPerSecond / b.jobsPerSecond : undefined);
+    const percent = (value: number | undefined) => (value === undefined ? 'n/a' : `${num(100 * value)} %`);
+    const [ofPool, ofPeer] = [share(e2e[index], poolRuns[index]), share(e2e[index], peer[index])];
+    log(`  @${level}: e2e/pool ${percent(ofPool)} (target >= 75 %), e2e/peer ${percent(ofPeer)} (target >= 200 %)`);
+    rows.push(
+      { figure: `DOCX -> PDF @${level} / warm pool`, value: percent(ofPool), target: '>= 75 %', met: ofPool === undefined ? undefined : ofPool >= 0.75 },
+      { figure: `DOCX -> PDF @${level} / unoserver`, value: percent(ofPeer), target: '>= 200 %', met: ofPeer === undefined ? undefined : ofPeer >= 2 },
+    );
   });
-  return errors;
+  return { errors, rows };
+}
+
+/** One row of the issue's table: the figure this run measured against its target. */
+interface TargetRow {
+  figure: string;
+  value: string;
+  target: string;
+  /** undefined: not measured in this run. */
+  met: boolean | undefined;
+}
+
+function targetLines(rows: readonly TargetRow[]): string[] {
+  const verdict = (met: boolean | undefined) => (met === undefined ? 'not measured' : met ? 'met' : 'NOT met');
+  return rows.map((r) => `  ${r.figure.padEnd(52)} ${r.value.padEnd(34)} ${r.target === '-' ? '' : `target ${r.target.padEnd(9)} ${verdict(r.met)}`}`.trimEnd());
+}
+
+function largeFileRows(large: LargeFileResult, rssKnown: boolean): TargetRow[] {
+  const ratio = large.e2eMs / large.vipsMs;
+  const peakMb = large.converterRssPeakBytes / 1e6;
+  return [
+    {
+      figure: '4000x3000 PNG -> WebP, upload to last byte / vips CLI',
+      value: `${num(ratio, 2)}x (${num(large.e2eMs, 0)} vs ${num(large.vipsMs, 0)} ms)`,
+      target: '<= 1.2x',
+      met: ratio <= 1.2,
+    },
+    {
+      figure: 'converter RSS during that conversion (peak)',
+      value: rssKnown ? `${num(peakMb, 0)} MB (${num(large.converterRssBeforeBytes / 1e6, 0)} MB before)` : 'unknown without --start',
+      target: '<= 300 MB',
+      met: rssKnown ? peakMb <= 300 : undefined,
+    },
+    { figure: 'platform CPU for that job', value: `${num(large.cpuSecondsPerJob, 2)} s`, target: '-', met: undefined },
+  ];
 }
 
 main().then(

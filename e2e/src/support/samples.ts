@@ -28,16 +28,16 @@ export async function gradientPng(width = 321, height = 203): Promise<Sample> {
 }
 
 /**
- * A square PNG of Gaussian noise: incompressible, so decoding it and encoding
- * the result take time in proportion to its area (sized by the caller to make
- * a conversion last seconds). Written with light compression to keep
- * generation quick.
+ * A PNG of Gaussian noise (square unless a height is given): incompressible,
+ * so decoding it and encoding the result take time in proportion to its area
+ * (sized by the caller to make a conversion last seconds). Written with light
+ * compression to keep generation quick.
  */
-export async function noisePng(size: number): Promise<Sample> {
+export async function noisePng(size: number, height = size): Promise<Sample> {
   const bytes = await sharp({
     create: {
       width: size,
-      height: size,
+      height,
       channels: 3,
       background: { r: 128, g: 128, b: 128 },
       noise: { type: 'gaussian', mean: 128, sigma: 30 },
@@ -45,7 +45,7 @@ export async function noisePng(size: number): Promise<Sample> {
   })
     .png({ compressionLevel: 1 })
     .toBuffer();
-  return { bytes, format: 'png', width: size, height: size };
+  return { bytes, format: 'png', width: size, height };
 }
 
 export interface DecodedImage {

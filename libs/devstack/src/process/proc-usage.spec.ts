@@ -1,10 +1,16 @@
+import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { parseProcStat, parseSchedstatWait, parseVmRss, pidListeningOn, processUsage } from './proc-usage';
+import { parseProcStat, parseSchedstatWait, parseVmRss, pidListeningOn, processTreeCpuSeconds, processUsage } from './proc-usage';
 
 describe('parseProcStat', () => {
   it('reads utime + stime after a comm holding spaces and parentheses', () => {
     const line = '4242 (odd) name) S 1 4242 4242 0 -1 4194560 1000 0 0 0 250 75 0 0 20 0 12 0 3000 1000000 500';
-    expect(parseProcStat(line)).toEqual({ name: 'odd) name', cpuTicks: 325 });
+    expect(parseProcStat(line)).toEqual({ name: 'odd) name', cpuTicks: 325, ppid: 1, reapedChildTicks: 0 });
+  });
+
+  it('reads the parent and the CPU of reaped children (cutime + cstime)', () => {
+    const line = '77 (node) S 70 77 77 0 -1 4194560 1000 0 0 0 250 75 40 2 20 0 12 0 3000 1000000 500';
+    expect(parseProcStat(line)).toMatchObject({ ppid: 70, cpuTicks: 325, reapedChildTicks: 42 });
   });
 
   it('refuses a line that is not a stat line', () => {
@@ -60,5 +66,17 @@ describe('on this process', () => {
     expect(after.rssBytes).toBeGreaterThan(1024 * 1024);
     expect(after.runQueueSeconds).toBeGreaterThanOrEqual(before.runQueueSeconds);
     expect(after.name).toMatch(/node|jest/);
+  });
+
+  it('counts in the tree the CPU of a child that ran and exited', async () => {
+    const before = await processTreeCpuSeconds([process.pid]);
+    // The child burns ~0.3 s of CPU, then exits and is reaped: only cutime/cstime of this process holds it then.
+    execFileSync(process.execPath, ['-e', 'const end = process.cpuUsage().user + 3e5; while (process.cpuUsage().user < end);']);
+    const after = await processTreeCpuSeconds([process.pid]);
+    expect(after - before).toBeGreaterThanOrEqual(0.25);
+  });
+
+  it('is 0 for roots that do not exist', async () => {
+    expect(await processTreeCpuSeconds([2 ** 30])).toBe(0);
   });
 });

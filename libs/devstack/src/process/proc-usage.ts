@@ -24,16 +24,15 @@ const CLOCK_TICKS_PER_SECOND = 100;
  * in parentheses and may itself hold spaces and parentheses, so the fields
  * are counted from the last ')'.
  */
-export function parseProcStat(line: string): { name: string; cpuTicks: number } {
+export function parseProcStat(line: string): { name: string; cpuTicks: number; ppid: number; reapedChildTicks: number } {
   const open = line.indexOf('(');
   const close = line.lastIndexOf(')');
   if (open < 0 || close < open) throw new Error(`not a /proc/<pid>/stat line: ${line.slice(0, 80)}`);
-  // After comm: state(3) ppid(4) ... utime(14) stime(15); fields[0] is state.
+  // After comm: state(3) ppid(4) ... utime(14) stime(15) cutime(16) cstime(17); fields[0] is state.
   const fields = line.slice(close + 2).split(' ');
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  if (!Number.isFinite(utime) || !Number.isFinite(stime)) throw new Error(`no utime/stime in /proc/<pid>/stat line: ${line.slice(0, 80)}`);
-  return { name: line.slice(open + 1, close), cpuTicks: utime + stime };
+  const [ppid, utime, stime, cutime, cstime] = [fields[1], fields[11], fields[12], fields[13], fields[14]].map(Number) as [number, number, number, number, number];
+  if (![ppid, utime, stime, cutime, cstime].every(Number.isFinite)) throw new Error(`no ppid/utime/stime/cutime/cstime in /proc/<pid>/stat line: ${line.slice(0, 80)}`);
+  return { name: line.slice(open + 1, close), cpuTicks: utime + stime, ppid, reapedChildTicks: cutime + cstime };
 }
 
 /** VmRSS from /proc/<pid>/status, in bytes. */
@@ -60,6 +59,35 @@ export async function processUsage(pid: number): Promise<ProcessUsage> {
   const [stat, status, waiting] = await Promise.all([readFile(`/proc/${pid}/stat`, 'utf8'), readFile(`/proc/${pid}/status`, 'utf8'), runQueueSeconds(pid)]);
   const { name, cpuTicks } = parseProcStat(stat.trim());
   return { pid, name, cpuSeconds: cpuTicks / CLOCK_TICKS_PER_SECOND, rssBytes: parseVmRss(status), runQueueSeconds: waiting };
+}
+
+/**
+ * CPU seconds of whole process trees: every live process under the roots
+ * (engines a converter spawns, LibreOffice under the document family) plus
+ * the children each has already reaped (cutime + cstime), so an engine that
+ * ran and exited between two readings is counted once, in its parent.
+ */
+export async function processTreeCpuSeconds(roots: readonly number[]): Promise<number> {
+  const stats = new Map<number, ReturnType<typeof parseProcStat>>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const line = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => undefined);
+    if (line) stats.set(Number(entry), parseProcStat(line.trim()));
+  }
+  const children = new Map<number, number[]>();
+  for (const [pid, stat] of stats) children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), pid]);
+  const seen = new Set<number>();
+  const pending = roots.filter((pid) => stats.has(pid));
+  let ticks = 0;
+  while (pending.length > 0) {
+    const pid = pending.pop() as number;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    const stat = stats.get(pid) as ReturnType<typeof parseProcStat>;
+    ticks += stat.cpuTicks + stat.reapedChildTicks;
+    pending.push(...(children.get(pid) ?? []));
+  }
+  return ticks / CLOCK_TICKS_PER_SECOND;
 }
 
 /** Inodes of the sockets listening on a TCP port, from /proc/net/tcp and tcp6. */

@@ -40,6 +40,14 @@ export const Subjects = {
   /** Request/reply to the gateway: create the MCP `convert` tool's job with the REST API's validation and quota (-> JobReply). */
   accountsMcpConvert: 'accounts.mcp.convert',
 
+  /**
+   * Core pub/sub (no stream, every subscriber gets it): an API key prefix
+   * (resp. an account id) whose record changed or went. Each gateway drops
+   * it from its cache, so a deleted key or a new plan counts on every replica.
+   */
+  apiKeyChanged: 'cache.changed.api-key',
+  accountChanged: 'cache.changed.account',
+
   /** A message some service gave up on (DeadLetter), kept in the DEAD_LETTERS stream; `source` is the service's name. */
   deadLetters: (source: string) => `dead-letters.${source}`,
   /** Every service's dead letters: what the admin CLI reads. */

@@ -1,11 +1,12 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { AccountCache } from './account-cache';
 import { AccountQuota } from './account-quota';
 import { AccountRepository } from './account.repository';
 import { accountModels } from './account.schema';
 import { AccountsRpcController } from './accounts.rpc.controller';
 import { AccountsService } from './accounts.service';
 
-const ACCOUNTS = [AccountsService, AccountQuota];
+const ACCOUNTS = [AccountsService, AccountCache, AccountQuota];
 
 /**
  * Accounts: who keys, people and jobs belong to, the plan each is on,

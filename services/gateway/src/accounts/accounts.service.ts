@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
 import { ANONYMOUS_PREFIX } from '../auth';
 import { type Plan, Plans } from '../limits';
+import { AccountCache } from './account-cache';
 import { type AccountRecord, AccountRepository } from './account.repository';
 
 /** Account ids appear in KV keys, download grants and logs: keep them to simple tokens. */
@@ -28,6 +29,7 @@ export class AccountsService {
   constructor(
     private readonly repository: AccountRepository,
     private readonly plans: Plans,
+    private readonly cache: AccountCache,
   ) {}
 
   /** The plan the account is on (the default one when the operator removed it). */
@@ -55,8 +57,9 @@ export class AccountsService {
     return this.repository.listAccounts();
   }
 
+  /** Cached per replica (what every request reads); every change goes through this service, which announces it. */
   findAccount(id: string): Promise<AccountRecord | null> {
-    return this.repository.findAccount(id);
+    return this.cache.account(id, () => this.repository.findAccount(id));
   }
 
   async account(id: string): Promise<AccountRecord> {
@@ -67,14 +70,18 @@ export class AccountsService {
 
   async setPlan(id: string, planName: string): Promise<AccountRecord> {
     const plan = this.plans.known(planName);
-    const account = await this.repository.updateAccount(id, { plan: plan.name });
-    if (!account) throw ServiceFailure.notFound(`no account "${id}"`);
-    return account;
+    return this.update(id, { plan: plan.name });
   }
 
   /** Suspends (or restores) an account: its keys and sessions are refused from the next request on, on every replica. */
   async setSuspended(id: string, suspended: boolean): Promise<AccountRecord> {
-    const account = await this.repository.updateAccount(id, { suspended });
+    return this.update(id, { suspended });
+  }
+
+  /** Every change to an account goes through here: it answers once every replica's cache has been told. */
+  private async update(id: string, set: Parameters<AccountRepository['updateAccount']>[1]): Promise<AccountRecord> {
+    const account = await this.repository.updateAccount(id, set);
+    await this.cache.changed(id);
     if (!account) throw ServiceFailure.notFound(`no account "${id}"`);
     return account;
   }
@@ -85,7 +92,7 @@ export class AccountsService {
 
   async rotateSigningSecret(id: string): Promise<string> {
     const secret = newSigningSecret();
-    if (!(await this.repository.updateAccount(id, { signingSecret: secret }))) throw ServiceFailure.notFound(`no account "${id}"`);
+    await this.update(id, { signingSecret: secret });
     return secret;
   }
 }

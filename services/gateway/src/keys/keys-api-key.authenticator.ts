@@ -8,8 +8,9 @@ import { KeyLastUsed } from './key-last-used';
 import { KeysService } from './keys.service';
 
 /**
- * Looks the key up by its prefix on every request (no cache), so a deleted
- * key or a changed plan counts at once on every replica.
+ * Looks the key and its account up on every request, from this replica's
+ * caches; a deleted key, a suspension or a changed plan is announced to every
+ * replica before the change answers (KeyCache, AccountCache), so it counts at once.
  */
 @Injectable()
 export class KeysApiKeyAuthenticator extends ApiKeyAuthenticator {

@@ -1,16 +1,18 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { ApiKeyAuthenticator } from '../auth';
 import { DevKeyBootstrap, DevKeySeeder } from './dev-key-bootstrap';
+import { KeyCache } from './key-cache';
 import { KeyLastUsed } from './key-last-used';
 import { KeyRepository } from './key.repository';
 import { keyModels } from './key.schema';
 import { KeysApiKeyAuthenticator } from './keys-api-key.authenticator';
 import { KeysService } from './keys.service';
 
-const KEYS = [KeysService, KeyLastUsed, DevKeySeeder];
+const KEYS = [KeysService, KeyCache, KeyLastUsed, DevKeySeeder];
 
 /**
- * API keys: their hashes (`api_keys`, the only reader), when each was last
+ * API keys: their hashes (`api_keys`, the only reader; cached per replica,
+ * changes announced over NATS), when each was last
  * used (KV `account_key_last_used`), the authenticator the guard asks through
  * the auth room's ApiKeyAuthenticator port, and the development key.
  */

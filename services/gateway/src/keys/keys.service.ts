@@ -3,6 +3,7 @@ import { ServiceFailure } from '@transmute/contracts';
 import { AccountsService } from '../accounts';
 import { normaliseIpRule } from '../http/ip-rules';
 import { generateApiKey } from './api-key-secret';
+import { KeyCache } from './key-cache';
 import { type ApiKeyRecord, KeyRepository } from './key.repository';
 
 /** What listings show of a key: never its hash. */
@@ -27,6 +28,7 @@ export class KeysService {
   constructor(
     private readonly repository: KeyRepository,
     private readonly accounts: AccountsService,
+    private readonly cache: KeyCache,
   ) {}
 
   /** A new key; the full key is in the answer and nowhere else. */
@@ -51,17 +53,22 @@ export class KeysService {
     return (await this.repository.listKeys(accountId)).map(keyView);
   }
 
+  /** Answers once every replica has been told: the key is refused everywhere from then on. */
   async deleteKey(prefix: string): Promise<void> {
-    if (!(await this.repository.deleteKey(prefix))) throw ServiceFailure.notFound(`no key "${prefix}"`);
+    const deleted = await this.repository.deleteKey(prefix);
+    await this.cache.changed(prefix);
+    if (!deleted) throw ServiceFailure.notFound(`no key "${prefix}"`);
   }
 
+  /** Cached per replica; every change goes through this service, which announces it. */
   findKey(prefix: string): Promise<ApiKeyRecord | null> {
-    return this.repository.findKey(prefix);
+    return this.cache.key(prefix, () => this.repository.findKey(prefix));
   }
 
   /** Stores a given key (the development bootstrap), replacing any key under its prefix. */
   async importKey(accountId: string, prefix: string, hash: string, label: string): Promise<void> {
     await this.accounts.account(accountId);
     await this.repository.upsertKey({ _id: prefix, accountId, hash, label, allowedIps: [], createdAt: new Date() });
+    await this.cache.changed(prefix);
   }
 }

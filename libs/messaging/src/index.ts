@@ -12,3 +12,4 @@ export * from './kv/index';
 export * from './dead-letters';
 export * from './rpc-outcome';
 export * from './request-id-headers';
+export * from './stream-replicas';

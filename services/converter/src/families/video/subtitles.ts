@@ -16,6 +16,12 @@ export const SUBTITLE_INPUTS: Record<string, string> = {
   sami: 'sami',
   aqt: 'aqtitle',
   pjs: 'pjs',
+  // SubStation Alpha v4 (ASS's predecessor), JACOsub, MicroDVD, RealText, Scenarist closed captions: read only.
+  ssa: 'ass',
+  jss: 'jacosub',
+  sub: 'microdvd',
+  rt: 'realtext',
+  scc: 'scc',
 };
 
 export const SUBTITLE_OUTPUTS: Record<string, string> = { srt: 'srt', vtt: 'webvtt', ass: 'ass', lrc: 'lrc' };

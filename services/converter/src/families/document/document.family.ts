@@ -44,7 +44,7 @@ export class DocumentFamily implements ConverterFamily {
     const pairs: PairDeclaration[] = [];
     for (const [inputFormat, input] of Object.entries(OFFICE_INPUTS)) {
       for (const outputFormat of Object.keys(OFFICE_OUTPUTS[input.kind])) {
-        if (outputFormat !== inputFormat) pairs.push({ inputFormat, outputFormat, options: officeOptions(input.kind, outputFormat) });
+        if (outputFormat !== inputFormat && !input.notTo?.includes(outputFormat)) pairs.push({ inputFormat, outputFormat, options: officeOptions(input.kind, outputFormat) });
       }
     }
     for (const [inputFormat, reader] of Object.entries(MARKUP_READERS)) {
@@ -94,7 +94,7 @@ export class DocumentFamily implements ConverterFamily {
     const { inputFormat, outputFormat } = request;
     request.reportProgress(1);
     const office = OFFICE_INPUTS[inputFormat];
-    if (office && outputFormat in OFFICE_OUTPUTS[office.kind]) {
+    if (office && outputFormat in OFFICE_OUTPUTS[office.kind] && !office.notTo?.includes(outputFormat)) {
       await this.convertInOffice(request.inputPath, request.outputPath, office, outputFormat, settings, request.signal);
     } else if (inputFormat in MARKUP_READERS && (outputFormat in MARKUP_WRITERS || outputFormat in MARKUP_VIA_OFFICE)) {
       await this.convertMarkup(request, settings);

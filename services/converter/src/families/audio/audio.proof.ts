@@ -1,9 +1,11 @@
 import type { FamilyProof } from '../../matrix/family-proof';
 import { verifyMediaOutput, writeMediaSample } from '../ffmpeg/media-proof';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
 import { AUDIO_OUTPUTS } from './audio-formats';
 import { SOX_INPUTS } from './sox-formats';
+import { protrackerModule } from './tracker-module';
 
 /** A 1 s 440 Hz tone written by SoX in one of the formats only SoX reads. */
 export async function writeSoxSample(format: string, dir: string, signal: AbortSignal): Promise<string> {
@@ -25,6 +27,7 @@ export function audioProof(): FamilyProof {
     family: 'audio',
     generateSample(inputFormat, dir, signal) {
       if (SOX_INPUTS[inputFormat]) return writeSoxSample(inputFormat, dir, signal);
+      if (inputFormat === 'mod') return writeModSample(dir);
       const profile = AUDIO_OUTPUTS[inputFormat];
       if (!profile) return Promise.reject(new Error(`no sample recipe for ${inputFormat}`));
       return writeMediaSample(inputFormat, profile, dir, signal);
@@ -35,4 +38,11 @@ export function audioProof(): FamilyProof {
       return verifyMediaOutput(outputFormat, profile, path);
     },
   };
+}
+
+/** The ProTracker module the proof writes (tracker-module.ts): about a second of a ~436 Hz tone. */
+export async function writeModSample(dir: string): Promise<string> {
+  const path = join(dir, 'sample.mod');
+  await writeFile(path, protrackerModule());
+  return path;
 }

@@ -17,10 +17,10 @@ export GOTOOLCHAIN := local
 
 PNPM := pnpm
 
-.PHONY: help tools test-tools install build up lint test clean
+.PHONY: help tools test-tools install build up lint test clean cluster cluster-load cluster-smoke cluster-down
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-11s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-13s %s\n", $$1, $$2}'
 
 tools: ## Install what the platform needs (nats-server, ferretdb, engines); check node 20, go and pnpm
 	bash libs/devstack/bin/install-tools.sh platform
@@ -51,3 +51,16 @@ test: build test-tools ## Lint (ESLint, Prettier), type-check the tests too, the
 clean: ## Remove build output (keeps .tools and the local platform state in .transmute)
 	rm -rf libs/*/dist services/*/dist e2e/dist coverage
 	find libs services e2e -maxdepth 2 -name '*.tsbuildinfo' -not -path '*/node_modules/*' -delete 2>/dev/null || true
+
+# A real single-node Kubernetes on this machine (libs/devstack/cluster/README.md).
+cluster: ## Start a single-node Kubernetes v1.34.4 here (built from the Go module proxy, cached); prints its KUBECONFIG
+	bash libs/devstack/cluster/up.sh
+
+cluster-load: ## Copy podman's transmute/* images (or IMAGES="...") into the cluster's containerd
+	bash libs/devstack/cluster/load.sh $(IMAGES)
+
+cluster-smoke: ## Check the running cluster (load, Service, DNS, RWO volume, KEDA, version); ends with "N passed, N failed"
+	bash libs/devstack/cluster/smoke.sh
+
+cluster-down: ## Stop the cluster and remove its pods, mounts, network and state (keeps the build cache)
+	bash libs/devstack/cluster/down.sh

@@ -1,13 +1,15 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAMILIES } from '../src/families/registry';
+import { runOptionChecks } from '../src/matrix/fidelity/option-checks';
 import { runFamilyMatrix } from '../src/matrix/matrix-runner';
 import { PROOFS } from '../src/matrix/proofs';
 
 /**
  * The `make test` slice of a family's matrix: every input format read once
- * and every output format written once, each a real conversion checked by
- * the family's proof. A family's spec is one line:
+ * and every output format written once, each a real conversion whose content
+ * the family's proof compares with its source (`pnpm matrix --fidelity`);
+ * then every option check once. A family's spec is one line:
  * `describeFamilyMatrix('image');`
  */
 export function describeFamilyMatrix(name: string, options: { timeoutMs?: number; concurrency?: number } = {}): void {
@@ -23,6 +25,7 @@ export function describeFamilyMatrix(name: string, options: { timeoutMs?: number
           family: createFamily(),
           proof: createProof(),
           subset: true,
+          fidelity: true,
           concurrency: options.concurrency ?? 2,
           workDir: join(tmpdir(), 'transmute-matrix-test'),
         });
@@ -32,6 +35,21 @@ export function describeFamilyMatrix(name: string, options: { timeoutMs?: number
         expect(report.passed).toBe(report.run);
         const covered = (key: 'inputFormat' | 'outputFormat') => new Set(report.results.map((result) => result[key])).size;
         expect([covered('inputFormat'), covered('outputFormat')]).toEqual([report.inputFormats, report.outputFormats]);
+      },
+      options.timeoutMs ?? 900_000,
+    );
+
+    it(
+      'keeps the promise of every option it lists (each option check once)',
+      async () => {
+        const results = await runOptionChecks({ family: FAMILIES[name]!(), proof: PROOFS[name]!(), subset: true, workDir: join(tmpdir(), 'transmute-matrix-test') });
+        expect(results.filter((result) => !result.passed).map((result) => `${result.option} ${result.inputFormat} -> ${result.outputFormat}: ${result.error}`)).toEqual([]);
+        const listed = new Set(
+          FAMILIES[name]!()
+            .pairs()
+            .flatMap((pair) => pair.options.map((option) => option.name)),
+        );
+        expect(new Set(results.map((result) => result.option))).toEqual(listed);
       },
       options.timeoutMs ?? 900_000,
     );

@@ -20,6 +20,8 @@ export interface PairDeclaration {
   inputFormat: string;
   outputFormat: string;
   options: ConversionOption[];
+  /** What this pair loses by the nature of its formats ("only the first page"), in plain words; absent when nothing. */
+  note?: string;
 }
 
 /**

@@ -84,8 +84,9 @@ describe('writeReport', () => {
       const report = await runFamilyMatrix({ family: textFamily(), proof, workDir: join(root, 'work'), concurrency: 1 });
       const dir = join(root, 'not', 'yet', 'there');
       const written = await writeReport(summarize([report]), dir);
-      expect(written).toEqual([join(dir, 'matrix-report.json'), join(dir, 'matrix-report.md')]);
-      expect(JSON.parse(await readFile(written[0]!, 'utf8')).totals).toEqual({ listed: 4, run: 4, passed: 2, failed: 2 });
+      expect(written).toEqual([join(dir, 'matrix-report.json'), join(dir, 'matrix-report.md'), join(dir, 'matrix-report.html')]);
+      expect(JSON.parse(await readFile(written[0]!, 'utf8')).totals).toMatchObject({ listed: 4, run: 4, passed: 2, failed: 2 });
+      expect(await readFile(written[2]!, 'utf8')).toContain('<table class="grid">');
       expect(await readFile(written[1]!, 'utf8')).toContain('| text | full |');
     } finally {
       await rm(root, { recursive: true, force: true });

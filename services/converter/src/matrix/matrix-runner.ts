@@ -2,10 +2,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConverterFamily } from '../families/family';
 import { assertProduced, withTimeLimit } from '../work/conversion-guards';
-import type { FamilyProof } from './family-proof';
+import type { FamilyProof, NarrowedOption, WithdrawnPair } from './family-proof';
+import type { OptionCheckResult } from './fidelity/option-checks';
+import type { Finding } from './fidelity/findings';
 import { type PairKey, coveringSubset, duplicatePairs } from './pair-selection';
 
-export type PairStage = 'sample' | 'convert' | 'verify';
+export type PairStage = 'sample' | 'convert' | 'verify' | 'content';
 
 export interface PairResult extends PairKey {
   passed: boolean;
@@ -13,12 +15,18 @@ export interface PairResult extends PairKey {
   /** Where a failed pair broke, and why. */
   stage?: PairStage;
   error?: string;
+  /** With --fidelity: what the content check compared, passed or not. */
+  checks?: Finding[];
+  /** The loss the family declares for the pair, if any. */
+  note?: string;
 }
 
 export interface FamilyMatrixReport {
   family: string;
   engineVersion: string;
   mode: 'full' | 'subset';
+  /** Whether outputs were held to their source's content, not only their format. */
+  fidelity: boolean;
   /** Pairs the family's manifest lists. */
   listed: number;
   inputFormats: number;
@@ -29,12 +37,21 @@ export interface FamilyMatrixReport {
   failures: PairResult[];
   durationMs: number;
   results: PairResult[];
+  /** With --fidelity: the option effect checks and their outcomes. */
+  options?: OptionCheckResult[];
+  /** Pairs the family withdrew and options it narrowed, as its proof records them. */
+  withdrawn?: WithdrawnPair[];
+  narrowed?: NarrowedOption[];
 }
 
 export interface MatrixRunOptions {
   family: ConverterFamily;
   proof: FamilyProof;
   subset?: boolean;
+  /** Also compare each output's content with its source (the proof's checkContent). */
+  fidelity?: boolean;
+  /** Hold every pair to the full content, as if none declared a loss: how the catalogue fared before losses were declared. */
+  withoutNotes?: boolean;
   /** Conversions at once; the machine's cores are the useful bound. */
   concurrency?: number;
   /** Scratch directory; removed afterwards. */
@@ -57,6 +74,7 @@ export async function runFamilyMatrix(options: MatrixRunOptions): Promise<Family
   const started = Date.now();
   const declared = family.pairs();
   const listed = declared.map(({ inputFormat, outputFormat }) => ({ inputFormat, outputFormat }));
+  const notes = new Map(declared.filter((pair) => pair.note && !options.withoutNotes).map((pair) => [`${pair.inputFormat}->${pair.outputFormat}`, pair.note!]));
   const wanted = listed.filter((pair) => options.filter?.(pair) ?? true);
   const pairs = options.subset ? coveringSubset(wanted) : wanted;
   await mkdir(options.workDir, { recursive: true });
@@ -78,6 +96,8 @@ export async function runFamilyMatrix(options: MatrixRunOptions): Promise<Family
   const runPair = async (pair: PairKey, index: number): Promise<PairResult> => {
     const begin = Date.now();
     let stage: PairStage = 'sample';
+    const note = notes.get(`${pair.inputFormat}->${pair.outputFormat}`);
+    const described = note ? { note } : {};
     try {
       const inputPath = await sampleOf(pair.inputFormat);
       stage = 'convert';
@@ -90,10 +110,23 @@ export async function runFamilyMatrix(options: MatrixRunOptions): Promise<Family
       stage = 'verify';
       await assertProduced(outputPath, pair.outputFormat);
       await proof.verifyOutput(pair.outputFormat, outputPath);
+      if (options.fidelity) {
+        stage = 'content';
+        if (!proof.checkContent) throw new Error(`the ${family.name} proof has no content check`);
+        const checks = await proof.checkContent({ ...pair, ...described }, inputPath, outputPath, AbortSignal.timeout(timeoutMs));
+        const failed = checks.filter((check) => !check.passed);
+        await rm(outputPath, { force: true });
+        if (checks.length === 0) return { ...pair, ...described, passed: false, ms: Date.now() - begin, stage, error: 'the content check compared nothing', checks };
+        if (failed.length > 0) {
+          const error = failed.map((check) => `${check.check}: ${check.detail}`).join('; ');
+          return { ...pair, ...described, passed: false, ms: Date.now() - begin, stage, error, checks };
+        }
+        return { ...pair, ...described, passed: true, ms: Date.now() - begin, checks };
+      }
       await rm(outputPath, { force: true });
-      return { ...pair, passed: true, ms: Date.now() - begin };
+      return { ...pair, ...described, passed: true, ms: Date.now() - begin };
     } catch (error) {
-      return { ...pair, passed: false, ms: Date.now() - begin, stage, error: describe(error) };
+      return { ...pair, ...described, passed: false, ms: Date.now() - begin, stage, error: describe(error) };
     }
   };
 
@@ -124,6 +157,7 @@ export async function runFamilyMatrix(options: MatrixRunOptions): Promise<Family
     family: family.name,
     engineVersion: family.engineVersion,
     mode: options.subset ? 'subset' : 'full',
+    fidelity: options.fidelity ?? false,
     listed: listed.length,
     inputFormats: new Set(listed.map((pair) => pair.inputFormat)).size,
     outputFormats: new Set(listed.map((pair) => pair.outputFormat)).size,

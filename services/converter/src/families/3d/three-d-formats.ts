@@ -61,3 +61,8 @@ export const THREE_D_UNSUPPORTED_PAIRS = new Set([
   'amf->ply',
   'smd->x3d',
 ]);
+
+/** What a pair loses by the nature of its target: assimp turns a model into 3DS's Z-up axes (the fidelity check measured it). */
+export function threeDPairNote(outputFormat: string): string | undefined {
+  return outputFormat === '3ds' ? "the model is turned a quarter turn about X, into 3DS's Z-up axes" : undefined;
+}

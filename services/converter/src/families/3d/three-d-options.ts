@@ -3,6 +3,17 @@ import { type ConversionOption, ConversionOptionSchema } from '@transmute/contra
 import { booleanOr, boolValue, textValue } from '../option-builders';
 import { ENCODINGS, THREE_D_EXPORTERS } from './three-d-formats';
 
+/**
+ * Outputs where join_vertices does nothing it promises, as the option check
+ * measured (stored vertices counted in the file), and why it is not offered there.
+ */
+export const JOIN_HAS_NO_EFFECT: Record<string, string> = {
+  stl: 'STL cannot share vertices, and assimp crashes (SIGSEGV) joining them for STL',
+  obj: "assimp's OBJ writer stores each position once already",
+  glb: 'the glTF writer already shares vertices; joining stored more, not fewer (36 against 24)',
+  '3ds': 'the 3DS writer already shares vertices; joining stored more, not fewer (36 against 24)',
+};
+
 export function threeDOptions(outputFormat: string): ConversionOption[] {
   const options: ConversionOption[] = [];
   if (THREE_D_EXPORTERS[outputFormat]?.binary) {
@@ -18,6 +29,7 @@ export function threeDOptions(outputFormat: string): ConversionOption[] {
       }),
     );
   }
+  if (JOIN_HAS_NO_EFFECT[outputFormat]) return options;
   options.push(
     create(ConversionOptionSchema, {
       name: 'join_vertices',
@@ -47,5 +59,7 @@ export function threeDSettings(options: Readonly<Record<string, unknown>>): Thre
 export function assimpExportArgs(input: string, output: string, outputFormat: string, settings: ThreeDSettings): string[] {
   const exporter = THREE_D_EXPORTERS[outputFormat]!;
   const id = settings.binary && exporter.binary ? exporter.binary : exporter.text;
-  return ['export', input, output, `-f${id}`, ...(settings.joinVertices ? ['-jiv'] : [])];
+  // 3MF holds triangles only, and assimp's writer keeps one triangle of each quad unless the mesh is triangulated first.
+  const triangulate = outputFormat === '3mf' ? ['-tri'] : [];
+  return ['export', input, output, `-f${id}`, ...triangulate, ...(settings.joinVertices ? ['-jiv'] : [])];
 }

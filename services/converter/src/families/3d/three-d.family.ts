@@ -2,7 +2,7 @@ import { ServiceFailure } from '@transmute/contracts';
 import { engineLimits } from '../../engine/engine-limits';
 import { runEngine } from '../../engine/run-engine';
 import type { ConversionRequest, ConverterFamily, PairDeclaration } from '../family';
-import { THREE_D_EXPORTERS, THREE_D_INPUTS, THREE_D_UNSUPPORTED_PAIRS } from './three-d-formats';
+import { THREE_D_EXPORTERS, THREE_D_INPUTS, THREE_D_UNSUPPORTED_PAIRS, threeDPairNote } from './three-d-formats';
 import { assimpExportArgs, threeDOptions, threeDSettings } from './three-d-options';
 
 /** assimp prints its import progress as "NN %" lines. */
@@ -17,7 +17,7 @@ export class ThreeDFamily implements ConverterFamily {
     return THREE_D_INPUTS.flatMap((inputFormat) =>
       Object.keys(THREE_D_EXPORTERS)
         .filter((outputFormat) => outputFormat !== inputFormat && !THREE_D_UNSUPPORTED_PAIRS.has(`${inputFormat}->${outputFormat}`))
-        .map((outputFormat) => ({ inputFormat, outputFormat, options: threeDOptions(outputFormat) })),
+        .map((outputFormat) => ({ inputFormat, outputFormat, options: threeDOptions(outputFormat), note: threeDPairNote(outputFormat) })),
     );
   }
 

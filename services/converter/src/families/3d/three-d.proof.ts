@@ -5,20 +5,25 @@ import type { FamilyProof } from '../../matrix/family-proof';
 import { head as readHead } from '../../matrix/output-checks';
 import { THREE_D_EXPORTERS } from './three-d-formats';
 import { WRITTEN_SAMPLES, tetrahedronObj } from './three-d-written-samples';
+import { THREE_D_NARROWED, THREE_D_OPTION_CHECKS, THREE_D_WITHDRAWN, threeDContentCheck } from './three-d.fidelity';
 
 const TIMEOUT_MS = 60_000;
 
-/** A unit cube, six quads: the seed every other sample is exported from by assimp. */
+/**
+ * A box of six quads, 1 x 2 x 3 and away from the origin, so a swapped or
+ * flipped axis, a lost offset or a rescale shows in the bounding box: the
+ * seed every other sample is exported from by assimp.
+ */
 export const CUBE_OBJ = [
-  'o cube',
-  'v 0 0 0',
-  'v 1 0 0',
-  'v 1 1 0',
-  'v 0 1 0',
-  'v 0 0 1',
-  'v 1 0 1',
-  'v 1 1 1',
-  'v 0 1 1',
+  'o box',
+  'v 1 2 3',
+  'v 2 2 3',
+  'v 2 4 3',
+  'v 1 4 3',
+  'v 1 2 6',
+  'v 2 2 6',
+  'v 2 4 6',
+  'v 1 4 6',
   'f 1 2 3 4',
   'f 5 8 7 6',
   'f 1 5 6 2',
@@ -27,7 +32,6 @@ export const CUBE_OBJ = [
   'f 5 1 4 8',
   '',
 ].join('\n');
-
 /** Text formats assimp reads but cannot write: a triangle each, written as the format's own text. */
 const TEXT_SAMPLES: Record<string, string> = {
   off: 'OFF\n4 4 0\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 1 2\n3 0 1 3\n3 0 2 3\n3 1 2 3\n',
@@ -138,6 +142,10 @@ export function threeDProof(): FamilyProof {
   const run = (args: string[], signal: AbortSignal) => runEngine({ command: 'assimp', args, timeoutMs: TIMEOUT_MS, signal });
   return {
     family: '3d',
+    checkContent: threeDContentCheck(),
+    optionChecks: THREE_D_OPTION_CHECKS,
+    withdrawn: THREE_D_WITHDRAWN,
+    narrowed: THREE_D_NARROWED,
 
     async generateSample(format: string, dir: string, signal: AbortSignal): Promise<string> {
       const sample = join(dir, `sample.${format}`);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
 import { ARCHIVE_FORMATS } from './archive-formats';
+import { ARCHIVE_OPTION_CHECKS, archiveContentCheck } from './archive.fidelity';
 
 /** Magic bytes of each format at their offset: the proof that a file is what its name says. */
 const MAGIC: Record<string, { offset: number; bytes: Buffer }[]> = {
@@ -90,57 +91,89 @@ const STREAM_TESTERS: Record<string, string[]> = {
 };
 
 const TEXT = 'Transmute archive sample.\n'.repeat(200);
+/** Bytes no compressor can shrink, from a fixed seed: a lost or altered byte shows in the comparison. */
+export const BINARY = (() => {
+  const bytes = Buffer.alloc(20_000);
+  let state = 0x2545f491;
+  for (let i = 0; i < bytes.length; i += 1) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    bytes[i] = state & 0xff;
+  }
+  return bytes;
+})();
+/** Text from a fixed seed that compresses well but not trivially, so compression levels differ. */
+export function wordsText(bytes: number): string {
+  const words = ['archive', 'transmute', 'level', 'stream', 'folder', 'byte', 'entry', 'header', 'sample', 'proof', 'data', 'zip'];
+  let state = 7;
+  let text = '';
+  while (text.length < bytes) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    text += words[state % words.length] + (state % 9 === 0 ? '\n' : ' ');
+  }
+  return text;
+}
 
 async function run(command: string, args: string[], signal: AbortSignal, cwd?: string) {
   return runEngine({ command, args, cwd, timeoutMs: 60_000, signal });
 }
 
-/** A small tree: a text file, a file in a folder, a link inside the tree. */
-async function writeTree(root: string): Promise<void> {
-  await mkdir(join(root, 'docs'), { recursive: true });
-  await writeFile(join(root, 'readme.txt'), TEXT);
+/** A small tree: a text file, a file in a folder, random bytes in a deeper folder. */
+async function writeTree(root: string, text: string): Promise<void> {
+  await mkdir(join(root, 'docs', 'data'), { recursive: true });
+  await writeFile(join(root, 'readme.txt'), text);
   await writeFile(join(root, 'docs', 'notes.md'), '# Notes\n\nSample entry.\n');
+  await writeFile(join(root, 'docs', 'data', 'random.bin'), BINARY);
+}
+
+/** Files of the sample tree outside folders, for formats that hold no folders (ar, WARC, cabinet). */
+const FLAT_ENTRIES = ['readme.txt', 'docs/notes.md', 'docs/data/random.bin'];
+
+/** Writes a `format` sample of the tree into `dir`; `text` is the readme's content. */
+export async function writeArchiveSample(format: string, dir: string, signal: AbortSignal, text = TEXT): Promise<string> {
+  const tree = join(dir, 'tree');
+  await writeTree(tree, text);
+  const sample = join(dir, `sample.${format}`);
+  const stream = STREAM_WRITERS[format];
+  if (stream) {
+    const file = join(dir, 'sample');
+    await writeFile(file, text);
+    const call = stream(file);
+    await run(call.command, call.args, signal);
+    return sample;
+  }
+  if (format === 'deb') {
+    await mkdir(join(tree, 'DEBIAN'), { recursive: true });
+    await writeFile(
+      join(tree, 'DEBIAN', 'control'),
+      'Package: transmute-sample\nVersion: 1.0\nArchitecture: all\nMaintainer: Transmute <dev@example.invalid>\nDescription: sample\n',
+    );
+    await run('dpkg-deb', ['--root-owner-group', '--build', tree, sample], signal);
+    return sample;
+  }
+  if (format === 'ar' || format === 'warc') {
+    // ar and WARC hold files only, no folders.
+    await run('bsdtar', ['-c', '-f', sample, '--format', format === 'ar' ? 'argnu' : 'warc', '-C', tree, ...FLAT_ENTRIES], signal);
+    return sample;
+  }
+  if (format === 'rpm') return writeRpmSample(tree, dir, sample, signal);
+  if (format === 'cab') {
+    await run('gcab', ['-c', sample, ...FLAT_ENTRIES], signal, tree);
+    return sample;
+  }
+  const writer = SAMPLE_WRITERS[format];
+  if (!writer) throw new Error(`no sample recipe for ${format}`);
+  await run('bsdtar', ['-c', '-f', sample, ...writer, '-C', tree, 'readme.txt', 'docs'], signal);
+  return sample;
 }
 
 export function archiveProof(): FamilyProof {
   return {
     family: 'archive',
-    async generateSample(format, dir, signal) {
-      const tree = join(dir, 'tree');
-      await writeTree(tree);
-      const sample = join(dir, `sample.${format}`);
-      const stream = STREAM_WRITERS[format];
-      if (stream) {
-        const file = join(dir, 'sample');
-        await writeFile(file, TEXT);
-        const call = stream(file);
-        await run(call.command, call.args, signal);
-        return sample;
-      }
-      if (format === 'deb') {
-        await mkdir(join(tree, 'DEBIAN'), { recursive: true });
-        await writeFile(
-          join(tree, 'DEBIAN', 'control'),
-          'Package: transmute-sample\nVersion: 1.0\nArchitecture: all\nMaintainer: Transmute <dev@example.invalid>\nDescription: sample\n',
-        );
-        await run('dpkg-deb', ['--root-owner-group', '--build', tree, sample], signal);
-        return sample;
-      }
-      if (format === 'ar' || format === 'warc') {
-        // ar and WARC hold files only, no folders.
-        await run('bsdtar', ['-c', '-f', sample, '--format', format === 'ar' ? 'argnu' : 'warc', '-C', tree, 'readme.txt', 'docs/notes.md'], signal);
-        return sample;
-      }
-      if (format === 'rpm') return writeRpmSample(tree, dir, sample, signal);
-      if (format === 'cab') {
-        await run('gcab', ['-c', sample, 'readme.txt', 'docs/notes.md'], signal, tree);
-        return sample;
-      }
-      const writer = SAMPLE_WRITERS[format];
-      if (!writer) throw new Error(`no sample recipe for ${format}`);
-      await run('bsdtar', ['-c', '-f', sample, ...writer, '-C', tree, 'readme.txt', 'docs'], signal);
-      return sample;
-    },
+    generateSample: (format, dir, signal) => writeArchiveSample(format, dir, signal),
+    checkContent: archiveContentCheck(),
+    optionChecks: ARCHIVE_OPTION_CHECKS,
     async verifyOutput(format, path) {
       const kind = ARCHIVE_FORMATS[format]?.kind;
       if (!kind) throw new Error(`the archive family does not write ${format}`);

@@ -1,4 +1,6 @@
 import type { FamilyProof } from '../../matrix/family-proof';
+import { mediaContentCheck } from '../ffmpeg/media-fidelity';
+import { mediaOptionChecks } from '../ffmpeg/media.option-checks';
 import { verifyMediaOutput, writeMediaSample } from '../ffmpeg/media-proof';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -23,8 +25,16 @@ export async function writeSoxSample(format: string, dir: string, signal: AbortS
 }
 
 export function audioProof(): FamilyProof {
+  const profileOf = (format: string) => AUDIO_OUTPUTS[format];
   return {
     family: 'audio',
+    checkContent: mediaContentCheck(profileOf),
+    optionChecks: mediaOptionChecks(profileOf, ['wav', 'flac']),
+    narrowed: ['opus', 'mka'].map((output) => ({
+      option: 'sample_rate',
+      where: `${output} outputs`,
+      reason: 'Opus (the default codec) always decodes at 48 kHz: no other rate was measured',
+    })),
     generateSample(inputFormat, dir, signal) {
       if (SOX_INPUTS[inputFormat]) return writeSoxSample(inputFormat, dir, signal);
       if (inputFormat === 'mod') return writeModSample(dir);

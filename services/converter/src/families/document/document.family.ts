@@ -9,6 +9,7 @@ import { CSV_DELIMITERS, OFFICE_INPUTS, OFFICE_OUTPUTS, OFFICE_PDF_IMPORT, type 
 import type { OfficeJob } from './office-pool/office-instance';
 import { OfficePool } from './office-pool/office-pool';
 import type { OfficePoolSettings } from './office-pool/office-pool.config';
+import { documentPairNote } from './document-notes';
 import { convertWithPandoc } from './pandoc';
 import { PDF_TOOL_OUTPUTS, convertWithPdfTools } from './pdf-tools';
 import { PAGE_DOCUMENT_OUTPUTS, convertPageDocument } from './page-documents';
@@ -44,7 +45,8 @@ export class DocumentFamily implements ConverterFamily {
     const pairs: PairDeclaration[] = [];
     for (const [inputFormat, input] of Object.entries(OFFICE_INPUTS)) {
       for (const outputFormat of Object.keys(OFFICE_OUTPUTS[input.kind])) {
-        if (outputFormat !== inputFormat && !input.notTo?.includes(outputFormat)) pairs.push({ inputFormat, outputFormat, options: officeOptions(input.kind, outputFormat) });
+        if (outputFormat !== inputFormat && !input.notTo?.includes(outputFormat))
+          pairs.push({ inputFormat, outputFormat, options: officeOptions(input.kind, outputFormat), note: documentPairNote(inputFormat, outputFormat) });
       }
     }
     for (const [inputFormat, reader] of Object.entries(MARKUP_READERS)) {
@@ -55,7 +57,8 @@ export class DocumentFamily implements ConverterFamily {
       for (const outputFormat of Object.keys(MARKUP_VIA_OFFICE)) pairs.push({ inputFormat, outputFormat, options: markupOptions(outputFormat) });
     }
     for (const [inputFormat, outputs] of Object.entries(PDF_TOOL_OUTPUTS)) {
-      for (const outputFormat of outputs) pairs.push({ inputFormat, outputFormat, options: pdfToolOptions(inputFormat, outputFormat) });
+      for (const outputFormat of outputs)
+        pairs.push({ inputFormat, outputFormat, options: pdfToolOptions(inputFormat, outputFormat), note: documentPairNote(inputFormat, outputFormat) });
     }
     pairs.push({ inputFormat: 'pdf', outputFormat: 'odg', options: [] });
     for (const [inputFormat, outputs] of Object.entries(PAGE_DOCUMENT_OUTPUTS)) {

@@ -45,9 +45,32 @@ export const MARKUP_WRITERS: Record<string, { writer: string; standalone: boolea
   muse: { writer: 'muse', standalone: false },
 };
 
-/** Writers that honour a table of contents and section numbers. */
-export const TOC_WRITERS = new Set(['html', 'md', 'rst', 'tex', 'org', 'docx', 'odt', 'rtf', 'epub', 'adoc', 'txt', 'pdf']);
-export const NUMBERED_WRITERS = new Set(['html', 'tex', 'docx', 'odt', 'epub', 'pdf']);
+/**
+ * Writers that honour a table of contents. Not org or AsciiDoc (pandoc 2.17's writers ignore --toc),
+ * nor EPUB (LibreOffice's EPUB export leaves the filled index out; the book's own navigation lists the
+ * chapters anyway), as the option check found.
+ */
+export const TOC_WRITERS = new Set(['html', 'md', 'rst', 'tex', 'docx', 'odt', 'rtf', 'txt', 'pdf']);
+/**
+ * Writers that number sections. Not ODT, nor PDF and EPUB (written from ODT): pandoc 2.17's ODT
+ * writer ignores --number-sections, as the option check found (no number in the result).
+ */
+/** What the option checks found, for the report: options taken off outputs where they did nothing. */
+export const MARKUP_NARROWED = [
+  ...['org', 'adoc'].map((output) => ({
+    option: 'table_of_contents',
+    where: `${output} outputs`,
+    reason: "pandoc 2.17's org and AsciiDoc writers ignore --toc: no table in the result",
+  })),
+  { option: 'table_of_contents', where: 'epub outputs', reason: "LibreOffice's EPUB export leaves the filled table out; the book's navigation lists the chapters anyway" },
+  ...['odt', 'pdf', 'epub'].map((output) => ({
+    option: 'number_sections',
+    where: `${output} outputs`,
+    reason: "pandoc 2.17's ODT writer (which PDF and EPUB go through) ignores --number-sections",
+  })),
+];
+
+export const NUMBERED_WRITERS = new Set(['html', 'tex', 'docx']);
 
 /**
  * Outputs written by pandoc → ODT → the warm LibreOffice, by LibreOffice's

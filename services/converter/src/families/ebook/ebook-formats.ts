@@ -1,8 +1,9 @@
 /**
  * What calibre's `ebook-convert` reads and writes here, by extension. Inputs
  * the document family also reads (docx, odt, rtf, txt, pdf) are listed only
- * towards e-book outputs, so each pair has one owner. SNB is written but not
- * read: calibre 6.13 cannot read the SNB it writes (no title: IndexError).
+ * towards e-book outputs, so each pair has one owner. SNB is neither read nor
+ * written: calibre 6.13 cannot read the SNB it writes (IndexError), so no
+ * reader here can prove an SNB output's content and the pairs were withdrawn.
  */
 export const EBOOK_ONLY_INPUTS = [
   'epub',
@@ -28,7 +29,9 @@ export const EBOOK_ONLY_INPUTS = [
 export const SHARED_INPUTS = ['docx', 'odt', 'rtf', 'txt', 'pdf'] as const;
 
 /** E-book outputs: what every input may reach. */
-export const EBOOK_OUTPUTS = ['epub', 'mobi', 'azw3', 'fb2', 'lit', 'lrf', 'pdb', 'pmlz', 'rb', 'snb', 'tcr', 'txtz', 'htmlz'] as const;
+export const EBOOK_OUTPUTS = ['epub', 'mobi', 'azw3', 'fb2', 'lit', 'lrf', 'pdb', 'pmlz', 'rb', 'tcr', 'txtz', 'htmlz'] as const;
+/** Why SNB is no longer written: nothing here can read what calibre writes, so no pair to it can be proven. */
+export const SNB_WITHDRAWN = 'no reader here reads the SNB calibre writes (calibre itself fails on it with an IndexError), so its content cannot be proven';
 /** General document outputs, offered only from e-book inputs (the document family owns them otherwise). */
 export const DOCUMENT_OUTPUTS = ['pdf', 'docx', 'rtf', 'txt'] as const;
 
@@ -55,5 +58,9 @@ export const PAPER_SIZES = [
   ['b5', 'B5'],
 ] as const;
 
-/** A comic is page images: text-only outputs would be empty (txt) or drop every page (fb2, proven by the matrix). */
-export const COMIC_TEXT_OUTPUTS = new Set(['txt', 'fb2']);
+/** A comic is page images: text-only outputs would be empty (txt) or drop every page (fb2, pdb, tcr; pmlz kept one of two), proven by the matrix. */
+export const COMIC_TEXT_OUTPUTS = new Set(['txt', 'fb2', 'pdb', 'tcr', 'pmlz']);
+/** Comic outputs the fidelity check withdrew: PalmDoc and TCR hold text only (no page pictures came out), PMLZ kept 1 page of 2. */
+export const COMIC_WITHDRAWN = ['pdb', 'tcr', 'pmlz'] as const;
+/** Outputs without styling: the style options (profile, font size, margins) measured no change in them. */
+export const UNSTYLED_OUTPUTS = new Set(['pmlz', 'rb', 'txtz', 'rtf', 'txt']);

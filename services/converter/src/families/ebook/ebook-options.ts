@@ -1,6 +1,6 @@
 import type { ConversionOption } from '@transmute/contracts';
 import { booleanOr, checkboxOption, choiceOr, integerIn, numberOption, selectOption } from '../option-builders';
-import { OUTPUT_PROFILES, PAPER_SIZES } from './ebook-formats';
+import { OUTPUT_PROFILES, PAPER_SIZES, UNSTYLED_OUTPUTS } from './ebook-formats';
 
 const outputProfile = selectOption({
   name: 'output_profile',
@@ -48,7 +48,9 @@ const paperSize = selectOption({
  * restyle: calibre rejects the font and margin options for it.
  */
 export function ebookOptions(inputFormat: string, outputFormat: string): ConversionOption[] {
-  const options = COMIC_INPUTS.has(inputFormat) ? [outputProfile] : [outputProfile, baseFontSize, margin];
+  // Text-only targets carry no styling: the option checks measured the same result whatever the style options said.
+  const styled = !UNSTYLED_OUTPUTS.has(outputFormat);
+  const options = !styled ? [] : COMIC_INPUTS.has(inputFormat) ? [outputProfile] : [outputProfile, baseFontSize, margin];
   if (outputFormat === 'epub') options.push(defaultCover);
   if (outputFormat === 'pdf') options.push(paperSize);
   return options;

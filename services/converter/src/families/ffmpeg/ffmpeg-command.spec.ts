@@ -15,6 +15,12 @@ function args(format: string, options: Record<string, unknown> = {}, probe: Medi
 const after = (list: string[], flag: string) => (list.includes(flag) ? list[list.indexOf(flag) + 1] : undefined);
 
 describe('ffmpegArgs', () => {
+  it('states the rate of a raw stream without timestamps before the input, and of no other', () => {
+    const untimed = args('mp4', {}, { ...source, untimed: true });
+    expect(untimed.slice(untimed.indexOf('-i') - 2, untimed.indexOf('-i'))).toEqual(['-r', '25']);
+    expect(args('mp4').indexOf('-r')).toBe(-1);
+  });
+
   it('never runs interactively and always names the muxer and the output last', () => {
     const list = args('mp4');
     expect(list.slice(0, 8)).toEqual(['-nostdin', '-hide_banner', '-nostats', '-loglevel', 'error', '-progress', 'pipe:1', '-y']);

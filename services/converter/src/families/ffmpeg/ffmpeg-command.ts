@@ -20,6 +20,8 @@ export function ffmpegArgs(plan: FfmpegPlan): string[] {
   const args = ['-nostdin', '-hide_banner', '-nostats', '-loglevel', 'error', '-progress', 'pipe:1', '-y'];
   // Before -i, -ss seeks the input (fast); ffmpeg still cuts at the exact time when it re-encodes.
   if (settings.trimStartSec) args.push('-ss', String(settings.trimStartSec));
+  // A raw stream without timestamps gets them from its rate; otherwise frames collide and are dropped.
+  if (plan.source.untimed && plan.source.fps) args.push('-r', String(plan.source.fps));
   args.push('-i', plan.inputPath);
   const length = trimmedLength(settings);
   if (length !== undefined) args.push('-t', String(length));

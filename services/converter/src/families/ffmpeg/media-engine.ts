@@ -7,6 +7,8 @@ import type { MediaProbe, OutputProfile } from './media-profile';
 import { mediaSettings } from './media-settings';
 
 const PROBE_TIMEOUT_MS = 60_000;
+/** Demuxers of raw streams whose frames all come out with colliding timestamps: ffmpeg kept 3 of 25 Dirac frames. */
+const UNTIMED_DEMUXERS = new Set(['dirac']);
 const CONVERT_TIMEOUT_MS = 60 * 60_000;
 
 /** Reads what an input holds; a file ffprobe cannot open is the input's fault, so the failure is permanent. */
@@ -15,7 +17,7 @@ export async function probeMedia(path: string, format: string, signal: AbortSign
   try {
     ({ stdout } = await runEngine({
       command: 'ffprobe',
-      args: ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type,avg_frame_rate,channels', '-of', 'json', path],
+      args: ['-v', 'error', '-show_entries', 'format=duration,format_name:stream=codec_type,avg_frame_rate,channels', '-of', 'json', path],
       timeoutMs: PROBE_TIMEOUT_MS,
       signal,
     }));
@@ -24,7 +26,7 @@ export async function probeMedia(path: string, format: string, signal: AbortSign
     throw ServiceFailure.validation(`the input is not a readable ${format} file: ${(error as Error).message}`);
   }
   const parsed = JSON.parse(stdout) as {
-    format?: { duration?: string };
+    format?: { duration?: string; format_name?: string };
     streams?: { codec_type?: string; avg_frame_rate?: string; channels?: number }[];
   };
   const streams = parsed.streams ?? [];
@@ -37,6 +39,7 @@ export async function probeMedia(path: string, format: string, signal: AbortSign
     hasVideo: video !== undefined,
     hasAudio: audio !== undefined,
     audioChannels: audio?.channels,
+    untimed: UNTIMED_DEMUXERS.has(parsed.format?.format_name ?? ''),
   };
 }
 

@@ -148,7 +148,8 @@ function audioOptions(audio: NonNullable<OutputProfile['audio']>): ConversionOpt
       }),
     );
   }
-  if (audio.fixedSampleRate === undefined) {
+  // Opus always decodes at 48 kHz: the option check measured no other rate whatever was asked.
+  if (audio.fixedSampleRate === undefined && first !== 'opus') {
     options.push(
       selectOption({
         name: 'sample_rate',

@@ -36,4 +36,6 @@ export interface MediaProbe {
   hasAudio: boolean;
   /** Channels of the first audio stream. */
   audioChannels?: number;
+  /** A raw stream whose demuxer gives no usable timestamps (Dirac): its frame rate must be stated on input. */
+  untimed?: boolean;
 }

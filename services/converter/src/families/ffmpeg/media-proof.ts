@@ -31,13 +31,13 @@ const DEMUXER_OF: Record<string, string> = {
 };
 
 /**
- * Writes a 1 s sample of `profile`'s format: a lavfi test pattern and tone
+ * Writes a sample of `profile`'s format (1 s unless asked): a lavfi test pattern and tone
  * (160x120, 25 fps, 44.1 kHz stereo) encoded losslessly into a master, then
  * written through the same ffmpeg path a task takes.
  */
-export async function writeMediaSample(format: string, profile: OutputProfile, dir: string, signal: AbortSignal): Promise<string> {
+export async function writeMediaSample(format: string, profile: OutputProfile, dir: string, signal: AbortSignal, seconds = 1): Promise<string> {
   const master = join(dir, 'master.mkv');
-  const video = profile.video ? ['-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25:duration=1'] : [];
+  const video = profile.video ? ['-f', 'lavfi', '-i', `testsrc2=size=160x120:rate=25:duration=${seconds}`] : [];
   await runEngine({
     command: 'ffmpeg',
     args: [
@@ -50,7 +50,7 @@ export async function writeMediaSample(format: string, profile: OutputProfile, d
       '-f',
       'lavfi',
       '-i',
-      'sine=frequency=440:sample_rate=44100:duration=1',
+      `sine=frequency=440:sample_rate=44100:duration=${seconds}`,
       ...(profile.video ? ['-c:v', 'ffv1'] : []),
       '-c:a',
       'flac',

@@ -13,3 +13,11 @@
 export const COLLECTION_INPUTS = ['ttc', 'otc'] as const;
 export const FONT_INPUTS = ['ttf', 'otf', 'woff', 'woff2', 'sfd', 'svg', 'pfb', 'pfa', 'pt3', 't42', 'dfont', ...COLLECTION_INPUTS, 'eot'] as const;
 export const FONT_OUTPUTS = ['ttf', 'otf', 'woff', 'woff2', 'sfd', 'svg', 'pfb', 'pfa', 'pt3', 't42', 'dfont', 'afm'] as const;
+
+/** What a pair loses by the nature of its formats: AFM holds metrics, and FontForge drops a Type 3 font's empty glyphs. */
+export function fontPairNote(input: string, output: string): string | undefined {
+  const notes: string[] = [];
+  if (input === 'pt3') notes.push('characters without an outline (the space) are dropped');
+  if (output === 'afm') notes.push('metrics only: no outlines');
+  return notes.length > 0 ? notes.join('; ') : undefined;
+}

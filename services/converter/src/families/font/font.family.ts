@@ -4,17 +4,20 @@ import { ServiceFailure } from '@transmute/contracts';
 import { runEngine } from '../../engine/run-engine';
 import type { ConversionRequest, ConverterFamily, PairDeclaration } from '../family';
 import { BITMAP_FONT_FORMATS, bitmapFontPairs, convertBitmapFont, isBitmapFont } from './bitmap-fonts';
-import { FONT_INPUTS, FONT_OUTPUTS } from './font-formats';
+import { FONT_INPUTS, FONT_OUTPUTS, fontPairNote } from './font-formats';
 
 const TIMEOUT_MS = 2 * 60_000;
 /**
  * FontForge's own scripting language, given the paths as script arguments
  * ($1, $2): no shell, no quoting of user-controlled names. `Open` fails on a
  * file that is not a font, which FontForge reports with a non-zero exit.
+ * Reencoding to Unicode first: an SVG font opens with its glyphs in file
+ * order, and a Type 1 or Type 3 font written from that encoding maps "A" to
+ * code 2 instead of 65 (the fidelity check found every letter misplaced).
  */
-const FONTFORGE_SCRIPT = 'Open($1); Generate($2)';
+const FONTFORGE_SCRIPT = 'Open($1); Reencode("UnicodeFull"); Generate($2)';
 /** FontForge's own format is saved, not generated. */
-const FONTFORGE_SAVE_SCRIPT = 'Open($1); Save($2)';
+const FONTFORGE_SAVE_SCRIPT = 'Open($1); Reencode("UnicodeFull"); Save($2)';
 
 /** Fonts through FontForge, and WOFF2 through Google's reference encoder. */
 export class FontFamily implements ConverterFamily {
@@ -23,7 +26,12 @@ export class FontFamily implements ConverterFamily {
 
   pairs(): PairDeclaration[] {
     const outlinePairs = FONT_INPUTS.flatMap((inputFormat) =>
-      FONT_OUTPUTS.filter((outputFormat) => outputFormat !== inputFormat).map((outputFormat) => ({ inputFormat, outputFormat, options: [] })),
+      FONT_OUTPUTS.filter((outputFormat) => outputFormat !== inputFormat).map((outputFormat) => ({
+        inputFormat,
+        outputFormat,
+        options: [],
+        note: fontPairNote(inputFormat, outputFormat),
+      })),
     );
     return [...outlinePairs, ...bitmapFontPairs()];
   }

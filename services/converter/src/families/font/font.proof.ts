@@ -6,10 +6,25 @@ import type { FamilyProof } from '../../matrix/family-proof';
 import { expectBytes, expectText, head } from '../../matrix/output-checks';
 import { type SampleMaker, cachedSampleMaker, copiedSampleProof } from '../../matrix/sample-cache';
 import { packedSample } from './font-samples';
+import { fontContentCheck } from './font.fidelity';
 
 export const SAMPLE_FONT_NAME = 'TransmuteSample';
+const GLYPH_RIGHT_BASE = 320;
+const GLYPH_RIGHT_STEP = 20;
 
-/** Draws a small font (space, A-Z, a-z as boxed outlines) with FontForge's Python API and saves it. */
+/** The sample's characters and the box each glyph's outline fills, in units of 1/1000 em. */
+export function fontDesign(): Map<number, [number, number, number, number] | null> {
+  const design = new Map<number, [number, number, number, number] | null>([[0x20, null]]);
+  for (const code of [...range(0x41, 0x5a), ...range(0x61, 0x7a)]) design.set(code, [100, 0, GLYPH_RIGHT_BASE + (code % 11) * GLYPH_RIGHT_STEP, 700]);
+  return design;
+}
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+/**
+ * Draws a small font with FontForge's Python API and saves it: space, A-Z and
+ * a-z, each a box with a counter whose right edge and counter top depend on
+ * the character code (fontDesign), so a dropped, swapped or distorted glyph shows.
+ */
 const MAKE_FONT = `
 import fontforge, sys
 font = fontforge.font()
@@ -22,10 +37,11 @@ for code in [0x20] + list(range(0x41, 0x5b)) + list(range(0x61, 0x7b)):
     glyph.width = 600
     if code == 0x20:
         continue
-    pen = glyph.glyphPen()
+    right = ${GLYPH_RIGHT_BASE} + (code % 11) * ${GLYPH_RIGHT_STEP}
     top = 600 - (code % 7) * 50
-    pen.moveTo((100, 0)); pen.lineTo((100, 700)); pen.lineTo((500, 700)); pen.lineTo((500, 0)); pen.closePath()
-    pen.moveTo((200, 100)); pen.lineTo((400, 100)); pen.lineTo((400, top)); pen.lineTo((200, top)); pen.closePath()
+    pen = glyph.glyphPen()
+    pen.moveTo((100, 0)); pen.lineTo((100, 700)); pen.lineTo((right, 700)); pen.lineTo((right, 0)); pen.closePath()
+    pen.moveTo((200, 100)); pen.lineTo((right - 100, 100)); pen.lineTo((right - 100, top)); pen.lineTo((200, top)); pen.closePath()
     pen = None
     glyph.correctDirection()
 font.save(sys.argv[1])
@@ -54,7 +70,7 @@ export function fontProof(): FamilyProof {
     return path;
   });
 
-  return copiedSampleProof('font', make, verifyFontOutput);
+  return { ...copiedSampleProof('font', make, verifyFontOutput), checkContent: fontContentCheck(), optionChecks: [] };
 }
 
 /** Magic bytes of the format, then FontForge must open it and find the sample's name. */

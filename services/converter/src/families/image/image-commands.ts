@@ -31,6 +31,8 @@ export function magickEncode(magick: string, coder: string, stage: string, outpu
   const args = [`png:${stage}`];
   // Icons top out at 256 pixels a side.
   if (coder === 'ICO') args.push('-resize', '256x256>');
+  // ImageMagick writes colour FITS as three planes that readers (itself included) take as three grey images: one grey plane instead.
+  if (coder === 'FITS') args.push('-colorspace', 'gray');
   if (quality !== undefined) args.push('-quality', String(quality));
   args.push(`${coder}:${output}`);
   return { command: magick, args };

@@ -217,7 +217,8 @@ export const IMAGE_ENCODERS: Record<string, ImageEncoder> = {
   exr: { engine: 'ffmpeg', alpha: true },
   bmp: magickOut('BMP', true),
   ico: magickOut('ICO', true),
-  tga: magickOut('TGA', true),
+  // ImageMagick 6 writes TGA rows top-down under a bottom-left origin, so every other reader shows it upside down.
+  tga: { engine: 'ffmpeg', alpha: true },
   ppm: magickOut('PPM', false),
   pgm: magickOut('PGM', false),
   pbm: magickOut('PBM', false),
@@ -304,4 +305,36 @@ export function keepsAlpha(output: string): boolean {
     default:
       return false;
   }
+}
+
+/** Outputs that keep every frame of an animated input read by libvips (GIF and WebP to each other). */
+export const ANIMATED_OUTPUTS = new Set(['gif', 'webp']);
+/** Inputs that can hold an animation; only libvips (gif, webp) passes the frames on. */
+const ANIMATED_INPUTS = new Set(['gif', 'webp', 'apng', 'mng']);
+/** Inputs that can hold several pages or images: the family converts the first (icons: the largest). */
+const MULTI_PAGE_INPUTS = new Set(['pdf', 'ps', 'ai', 'tif', 'tiff', 'ptif', 'dcx', 'fax', 'g3', 'jpm', 'miff']);
+const LAYERED_INPUTS = new Set(['psd', 'psb', 'pdd']);
+const ICON_INPUTS = new Set(['ico', 'cur', 'icns']);
+
+/**
+ * What a pair loses by the nature of its formats, in plain words, or nothing:
+ * shown with the pair so no loss is silent. The fidelity check holds every
+ * output to the rest.
+ */
+export function imagePairNote(input: string, output: string): string | undefined {
+  const notes: string[] = [];
+  const keepsFrames = ANIMATED_OUTPUTS.has(output) && IMAGE_DECODERS[input]?.engine === 'sharp';
+  if (ANIMATED_INPUTS.has(input) && !keepsFrames) notes.push('only the first frame of an animation');
+  if (MULTI_PAGE_INPUTS.has(input)) notes.push('only the first page');
+  if (LAYERED_INPUTS.has(input)) notes.push('layers are flattened');
+  if (ICON_INPUTS.has(input)) notes.push('only the largest icon');
+  if (canonicalImageFormat(input) === 'fits') notes.push('only the first frame (image plane) of a FITS cube');
+  const out = canonicalImageFormat(output);
+  if (out === 'pbm' || out === 'xbm' || out === 'wbmp') notes.push('black and white only');
+  else if (out === 'pgm' || out === 'fits') notes.push('shades of grey only');
+  if (out === 'ico') notes.push('at most 256 pixels a side');
+  else if (out === 'svg') notes.push('traced as black-and-white shapes');
+  else if (out === 'gif' || out === 'xpm') notes.push('at most 256 colours, and transparency is all or nothing');
+  if (!keepsAlpha(output)) notes.push('transparency is flattened onto the background (white unless chosen)');
+  return notes.length > 0 ? notes.join('; ') : undefined;
 }

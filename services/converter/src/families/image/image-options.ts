@@ -7,6 +7,20 @@ export const FITS = ['inside', 'cover', 'contain', 'fill', 'outside'] as const;
 export const BACKGROUNDS = { keep: null, white: '#ffffff', black: '#000000', grey: '#808080' } as const;
 export const COLORSPACES = ['srgb', 'grayscale', 'cmyk'] as const;
 export const MAX_DIMENSION = 16_384;
+/**
+ * Where the option checks measured an option doing nothing, and why it is not offered there.
+ */
+export const IMAGE_OPTION_HAS_NO_EFFECT: Record<string, Record<string, string>> = {
+  background: { svg: 'a traced SVG has no background: only the traced shapes' },
+  colorspace: {
+    ...Object.fromEntries(['svg', 'pgm', 'pbm', 'xbm', 'wbmp', 'fits'].map((output) => [output, 'the output is grey (or black and white) whatever is chosen'])),
+    ...Object.fromEntries(['gif', 'exr', 'dds'].map((output) => [output, 'the writer turns the grey picture back into colours (measured: not grey)'])),
+  },
+  strip: Object.fromEntries(['gif', 'tif', 'tiff'].map((output) => [output, 'libvips writes no EXIF into this format: there is nothing to keep or strip'])),
+};
+const offered = (option: string, output: string) => !IMAGE_OPTION_HAS_NO_EFFECT[option]?.[output];
+/** Outputs whose size is mostly Ghostscript's PostScript prolog. */
+export const POSTSCRIPT_OUTPUTS = new Set(['eps', 'ps']);
 
 /** Metadata survives only where libvips both reads and writes the file. */
 export const keepsMetadata = (input: string, output: string) => IMAGE_DECODERS[input]?.engine === 'sharp' && IMAGE_ENCODERS[output]?.engine === 'sharp';
@@ -33,7 +47,10 @@ export function imageOptions(inputFormat: string, outputFormat: string): Convers
         name: 'quality',
         type: 'range',
         label: 'Quality',
-        description: 'Compression quality; higher keeps more detail in a larger file.',
+        // Ghostscript's PostScript writers re-encode the picture inside a large prolog: the option check measured the detail change, not the size.
+        description: POSTSCRIPT_OUTPUTS.has(outputFormat)
+          ? 'Compression quality of the picture inside; higher keeps more detail (the size is mostly PostScript and barely changes).'
+          : 'Compression quality; higher keeps more detail in a larger file.',
         group: 'quality',
         min: 1n,
         max: 100n,
@@ -117,7 +134,7 @@ export function imageOptions(inputFormat: string, outputFormat: string): Convers
       }),
     );
   }
-  return options;
+  return options.filter((option) => offered(option.name, outputFormat));
 }
 
 export interface ImageSettings {

@@ -8,7 +8,7 @@ import { resolveCommand } from '../../engine/resolve-command';
 import { runEngine } from '../../engine/run-engine';
 import type { ConversionRequest, ConverterFamily, PairDeclaration } from '../family';
 import * as commands from './image-commands';
-import { IMAGE_DECODERS, IMAGE_ENCODERS, type ImageDecoder, type ImageEncoder, LOSSY_OUTPUTS, canonicalImageFormat, keepsAlpha } from './image-formats';
+import { IMAGE_DECODERS, IMAGE_ENCODERS, type ImageDecoder, type ImageEncoder, LOSSY_OUTPUTS, canonicalImageFormat, imagePairNote, keepsAlpha } from './image-formats';
 import { type ImageSettings, imageOptions, imageSettings, keepsMetadata } from './image-options';
 
 interface Job {
@@ -34,7 +34,7 @@ export class ImageFamily implements ConverterFamily {
     for (const inputFormat of Object.keys(IMAGE_DECODERS)) {
       for (const outputFormat of Object.keys(IMAGE_ENCODERS)) {
         if (canonicalImageFormat(inputFormat) === canonicalImageFormat(outputFormat)) continue;
-        pairs.push({ inputFormat, outputFormat, options: imageOptions(inputFormat, outputFormat) });
+        pairs.push({ inputFormat, outputFormat, options: imageOptions(inputFormat, outputFormat), note: imagePairNote(inputFormat, outputFormat) });
       }
     }
     return pairs;
@@ -245,7 +245,8 @@ function sharpOutput(pipeline: Sharp, format: Extract<ImageEncoder, { engine: 's
     case 'gif':
       return pipeline.gif();
     case 'tiff':
-      return pipeline.tiff();
+      // sharp's default TIFF compression is JPEG (lossy, and unreadable with alpha by ffmpeg); LZW keeps every pixel.
+      return pipeline.tiff({ compression: 'lzw' });
   }
 }
 

@@ -9,19 +9,31 @@ import type { FamilyProof } from '../../matrix/family-proof';
 import { head as readHead } from '../../matrix/output-checks';
 import { IDENTIFY_CANDIDATES, MAGICK_CANDIDATES } from './image-commands';
 import { IMAGE_DECODERS, IMAGE_ENCODERS } from './image-formats';
+import { imageContentCheck } from './image.fidelity';
+import { IMAGE_OPTION_CHECKS } from './image.option-checks';
+import { IMAGE_OPTION_HAS_NO_EFFECT } from './image-options';
 
 const WIDTH = 64;
 const HEIGHT = 48;
 const ENGINE_TIMEOUT_MS = 60_000;
 
-/** A small picture with colour, detail and a half-transparent corner, drawn as SVG and rasterised by libvips. */
-const PICTURE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">
+/**
+ * A small picture with colour and detail on the left, and on the right a
+ * transparent strip holding a half-transparent square (so alpha is there to
+ * keep), drawn as SVG and rasterised by libvips; `frame` moves the circle, so
+ * the frames of an animated sample differ and a lost frame shows.
+ */
+const pictureSvg = (frame = 0) => `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">
   <defs><linearGradient id="g"><stop offset="0" stop-color="#d01060"/><stop offset="1" stop-color="#1060d0"/></linearGradient></defs>
-  <rect width="${WIDTH}" height="${HEIGHT}" fill="url(#g)"/>
-  <circle cx="22" cy="24" r="14" fill="#ffd000"/>
+  <rect width="44" height="${HEIGHT}" fill="url(#g)"/>
+  <circle cx="${22 + frame * 8}" cy="24" r="14" fill="#ffd000"/>
   <rect x="44" y="6" width="16" height="16" fill="#000" fill-opacity="0.5"/>
   <path d="M4 44 L60 30" stroke="#fff" stroke-width="3"/>
 </svg>`;
+const PICTURE_SVG = pictureSvg();
+/** Frames of the animated samples (gif, webp, apng, mng). */
+const ANIMATION_FRAMES = 3;
+const ANIMATED_SAMPLES = new Set(['gif', 'webp', 'apng', 'mng']);
 
 /** A one-page PostScript drawing, written as text: Ghostscript turns it into PDF and EPS samples. */
 const PICTURE_PS = `%!PS-Adobe-3.0 EPSF-3.0
@@ -111,6 +123,11 @@ export function imageProof(): FamilyProof {
 
   return {
     family: 'image',
+    checkContent: imageContentCheck(),
+    optionChecks: IMAGE_OPTION_CHECKS,
+    narrowed: Object.entries(IMAGE_OPTION_HAS_NO_EFFECT).flatMap(([option, outputs]) =>
+      Object.entries(outputs).map(([output, reason]) => ({ option, where: `${output} outputs`, reason })),
+    ),
 
     async generateSample(format: string, dir: string, signal: AbortSignal): Promise<string> {
       const decoder = IMAGE_DECODERS[format];
@@ -119,6 +136,25 @@ export function imageProof(): FamilyProof {
       await sharp(Buffer.from(PICTURE_SVG)).png().toFile(base);
       const sample = join(dir, `sample.${format}`);
       const { convert } = await tools;
+      if (ANIMATED_SAMPLES.has(format)) {
+        // Three frames, each its own PNG; ImageMagick writes the animation, libvips turns a GIF into WebP.
+        const frames: string[] = [];
+        for (let frame = 0; frame < ANIMATION_FRAMES; frame += 1) {
+          const path = join(dir, `frame-${frame}.png`);
+          await sharp(Buffer.from(pictureSvg(frame)))
+            .png()
+            .toFile(path);
+          frames.push(path);
+        }
+        if (format === 'webp') {
+          const gif = join(dir, 'animation.gif');
+          await run(convert, ['-delay', '20', '-loop', '0', '-dispose', 'background', ...frames.map((path) => `png:${path}`), `gif:${gif}`], signal);
+          await sharp(gif, { animated: true }).webp({ lossless: true }).toFile(sample);
+        } else {
+          await run(convert, ['-delay', '20', '-loop', '0', '-dispose', 'background', ...frames.map((path) => `png:${path}`), `${format.toUpperCase()}:${sample}`], signal);
+        }
+        return sample;
+      }
       switch (decoder.engine) {
         case 'sharp':
           if (format === 'svg') await writeFile(sample, PICTURE_SVG);
@@ -130,11 +166,17 @@ export function imageProof(): FamilyProof {
               .toFile(sample);
           break;
         case 'magick':
-          if (decoder.coder === 'DCM') {
+          if (['ICB', 'VDA', 'VST'].includes(decoder.coder)) {
+            // ImageMagick 6 writes Targa rows top-down under a bottom-left origin; ffmpeg writes a valid one.
+            await run('ffmpeg', ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', `file:${base}`, '-f', 'image2', '-c:v', 'targa', `file:${sample}`], signal);
+          } else if (decoder.coder === 'DCM') {
             // ImageMagick reads DICOM but cannot write it; dcmtk wraps a JPEG.
             const jpeg = join(dir, 'base.jpg');
             await sharp(base).flatten({ background: '#ffffff' }).jpeg().toFile(jpeg);
             await run('img2dcm', [jpeg, sample], signal);
+          } else if (decoder.coder === 'SUN') {
+            // Sun raster has no alpha; ImageMagick would write its own 32-bit variant that other readers take as padding.
+            await run(convert, [`png:${base}`, '-background', 'white', '-alpha', 'remove', '-alpha', 'off', `SUN:${sample}`], signal);
           } else {
             await run(convert, [`png:${base}`, `${decoder.coder}:${sample}`], signal);
           }
@@ -247,9 +289,11 @@ export function imageProof(): FamilyProof {
           return;
         }
       }
-      if (encoder.engine !== 'magick') throw new Error(`no check for ${format}`);
+      // TGA is written by ffmpeg (ImageMagick 6 writes it upside down) and identified by ImageMagick.
+      const coder = encoder.engine === 'magick' ? encoder.coder : format === 'tga' ? 'TGA' : undefined;
+      if (!coder) throw new Error(`no check for ${format}`);
       const { identify } = await tools;
-      const { stdout } = await run(identify, ['-format', '%m %w %h\\n', `${encoder.coder}:${path}[0]`], signal);
+      const { stdout } = await run(identify, ['-format', '%m %w %h\\n', `${coder}:${path}[0]`], signal);
       const [, width, height] = stdout.trim().split(/\s+/);
       if (!Number(width) || !Number(height)) throw new Error(`identify reads no image in the ${format} output: ${stdout.trim()}`);
     },

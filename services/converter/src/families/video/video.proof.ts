@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
 import { AUDIO_OUTPUTS } from '../audio/audio-formats';
+import { mediaContentCheck } from '../ffmpeg/media-fidelity';
+import { mediaOptionChecks } from '../ffmpeg/media.option-checks';
 import { verifyMediaOutput, writeMediaSample } from '../ffmpeg/media-proof';
 import { verifySubtitleOutput, writeSubtitleSample } from './subtitle-proof';
 import { SUBTITLE_INPUTS, SUBTITLE_OUTPUTS } from './subtitles';
@@ -16,9 +18,14 @@ const READ_ONLY_SAMPLES: Record<string, string[]> = {
   roq: ['-vf', 'scale=160:112', '-r', '30', '-c:v', 'roqvideo', '-c:a', 'roq_dpcm', '-ar', '22050', '-f', 'roq'],
 };
 
+const profileOf = (format: string) => VIDEO_OUTPUTS[format] ?? AUDIO_OUTPUTS[format];
+
 export function videoProof(): FamilyProof {
   return {
     family: 'video',
+    checkContent: mediaContentCheck(profileOf),
+    optionChecks: mediaOptionChecks(profileOf, ['mkv', 'mp4']),
+    narrowed: [{ option: 'sample_rate', where: 'webm outputs', reason: 'Opus (the default codec) always decodes at 48 kHz: no other rate was measured' }],
     async generateSample(inputFormat, dir, signal) {
       if (inputFormat in SUBTITLE_INPUTS) return writeSubtitleSample(inputFormat, dir, signal);
       const profile = VIDEO_OUTPUTS[inputFormat];

@@ -66,6 +66,11 @@ def convert(request):
     if document is None:
         raise RuntimeError('the file is damaged or not in the format its name says')
     try:
+        # A table of contents is stored empty (pandoc) or stale (Word): fill it before writing.
+        if hasattr(document, 'getDocumentIndexes'):
+            indexes = document.getDocumentIndexes()
+            for i in range(indexes.getCount()):
+                indexes.getByIndex(i).update()
         store = [prop('FilterName', request['filter']), prop('Overwrite', True)]
         if request.get('filterOptions'):
             store.append(prop('FilterOptions', request['filterOptions']))

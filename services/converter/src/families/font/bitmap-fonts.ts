@@ -23,7 +23,12 @@ export const ONE_STRIKE_LOSS = 'BDF and PCF hold one size: of several strikes, o
 
 export function bitmapFontPairs(): PairDeclaration[] {
   return BITMAP_FONT_FORMATS.flatMap((inputFormat) =>
-    BITMAP_FONT_FORMATS.filter((outputFormat) => outputFormat !== inputFormat).map((outputFormat) => ({ inputFormat, outputFormat, options: [] })),
+    BITMAP_FONT_FORMATS.filter((outputFormat) => outputFormat !== inputFormat).map((outputFormat) => ({
+      inputFormat,
+      outputFormat,
+      options: [],
+      note: inputFormat === 'otb' && outputFormat !== 'otb' ? ONE_STRIKE_LOSS : undefined,
+    })),
   );
 }
 

@@ -28,8 +28,8 @@ describe('3d family: inputs whose samples are written by hand', () => {
 
   it('lists every such input towards every output', () => {
     expect(new Set(pairs.map((pair) => pair.inputFormat))).toEqual(new Set(inputs));
-    // Ten outputs each, less four towards 3MF (assimp's 3MF writer drops their meshes) and md5mesh → x3d.
-    expect(pairs.length).toBe(inputs.length * 10 - 5);
+    // Ten outputs each, less five towards 3MF (assimp's 3MF writer drops or breaks their meshes) and md5mesh → x3d.
+    expect(pairs.length).toBe(inputs.length * 10 - 6);
   });
 
   it.each(pairs.map((pair) => [pair.inputFormat, pair.outputFormat]))('%s → %s keeps the four triangles and the bounding box', async (inputFormat, outputFormat) => {

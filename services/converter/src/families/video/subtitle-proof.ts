@@ -4,8 +4,8 @@ import { runEngine } from '../../engine/run-engine';
 
 /** The two cues every subtitle sample holds: what each output must still say, and when. */
 export const SUBTITLE_CUES = [
-  { start: 1, text: 'Hello Transmute' },
-  { start: 3, text: 'Second line here' },
+  { start: 1, end: 2.5, text: 'Hello Transmute' },
+  { start: 3, end: 4, text: 'Second line here' },
 ] as const;
 
 const SRT = '1\n00:00:01,000 --> 00:00:02,500\nHello Transmute\n\n2\n00:00:03,000 --> 00:00:04,000\nSecond line here\n';
@@ -78,18 +78,20 @@ const seconds = (h: string | undefined, m: string, s: string) => Number(h ?? 0) 
 
 /**
  * The cues of a subtitle file, read by this parser rather than by ffmpeg
- * (which wrote it): start time and text of each, in file order. Styling
- * (HTML-like tags, ASS override blocks) is not text: closed captions come
- * out in a monospace face at their screen position.
+ * (which wrote it): start time, end time where the format has one, and text
+ * of each, in file order. Styling (HTML-like tags, ASS override blocks) is
+ * not text: closed captions come out in a monospace face at their screen position.
  */
-export function parseCues(format: string, text: string): { start: number; text: string }[] {
-  const cues: { start: number; text: string }[] = [];
+export function parseCues(format: string, text: string): Cue[] {
+  const cues: Cue[] = [];
+  const time = '(?:(\\d+):)?(\\d\\d):(\\d\\d[.,]\\d+)';
   if (format === 'srt' || format === 'vtt') {
-    const cue = /(?:(\d+):)?(\d\d):(\d\d[.,]\d+)\s+-->\s+[^\n]+\n([\s\S]*?)(?:\n\s*\n|\s*$)/g;
-    for (const match of text.matchAll(cue)) cues.push({ start: seconds(match[1], match[2]!, match[3]!), text: match[4]!.trim() });
+    const cue = new RegExp(`${time}\\s+-->\\s+${time}[^\\n]*\\n([\\s\\S]*?)(?:\\n\\s*\\n|\\s*$)`, 'g');
+    for (const match of text.matchAll(cue)) cues.push({ start: seconds(match[1], match[2]!, match[3]!), end: seconds(match[4], match[5]!, match[6]!), text: match[7]!.trim() });
   } else if (format === 'ass') {
-    const dialogue = /^Dialogue:\s*[^,]*,(\d+):(\d\d):(\d\d\.\d+),[^,]*,(?:[^,]*,){6}(.*)$/gm;
-    for (const match of text.matchAll(dialogue)) cues.push({ start: seconds(match[1], match[2]!, match[3]!), text: match[4]!.trim() });
+    const dialogue = /^Dialogue:\s*[^,]*,(\d+):(\d\d):(\d\d\.\d+),(\d+):(\d\d):(\d\d\.\d+),(?:[^,]*,){6}(.*)$/gm;
+    for (const match of text.matchAll(dialogue))
+      cues.push({ start: seconds(match[1], match[2]!, match[3]!), end: seconds(match[4], match[5]!, match[6]!), text: match[7]!.trim() });
   } else if (format === 'lrc') {
     const line = /^\[(\d+):(\d\d\.\d+)\](.*)$/gm;
     for (const match of text.matchAll(line)) if (match[3]!.trim()) cues.push({ start: seconds(undefined, match[1]!, match[2]!), text: match[3]!.trim() });
@@ -97,6 +99,13 @@ export function parseCues(format: string, text: string): { start: number; text: 
     throw new Error(`no cue parser for ${format}`);
   }
   return cues.map((cue) => ({ ...cue, text: cue.text.replace(/<[^>]*>|\{\\[^}]*\}/g, '').trim() }));
+}
+
+export interface Cue {
+  start: number;
+  /** Absent where the format keeps none (LRC). */
+  end?: number;
+  text: string;
 }
 
 /** Throws unless the file holds the sample's cues, in order, each within 50 ms of its time. */

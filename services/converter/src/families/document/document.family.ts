@@ -62,7 +62,7 @@ export class DocumentFamily implements ConverterFamily {
     }
     pairs.push({ inputFormat: 'pdf', outputFormat: 'odg', options: [] });
     for (const [inputFormat, outputs] of Object.entries(PAGE_DOCUMENT_OUTPUTS)) {
-      for (const outputFormat of outputs) pairs.push({ inputFormat, outputFormat, options: pageDocumentOptions(outputFormat) });
+      for (const outputFormat of outputs) pairs.push({ inputFormat, outputFormat, options: pageDocumentOptions(outputFormat), note: documentPairNote(inputFormat, outputFormat) });
     }
     for (const outputFormat of PDF_TO_WORD_OUTPUTS) pairs.push({ inputFormat: 'pdf', outputFormat, options: pdfToolOptions('pdf', outputFormat) });
     return pairs;

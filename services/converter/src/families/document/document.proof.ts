@@ -7,7 +7,7 @@ import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
 import { OLE2, expectBytes, expectOoxml, expectText, expectZipMimetype, head } from '../../matrix/output-checks';
 import { type SampleMaker, cachedSampleMaker, copiedSampleProof } from '../../matrix/sample-cache';
-import { CREOLE, CSV, MARKDOWN, PAGED_HTML, T2T, TEXT, TSV } from './document-sample-content';
+import { CREOLE, CSV, MARKDOWN, PAGED_HTML, PAGES, T2T, TEXT, TSV, pageHeading, pageSentence } from './document-sample-content';
 import { DOCUMENT_OPTION_CHECKS, documentContentCheck } from './document.fidelity';
 import { MARKUP_NARROWED } from './markup-formats';
 
@@ -109,8 +109,12 @@ with zipfile.ZipFile(sys.argv[1]) as source, zipfile.ZipFile(sys.argv[2], 'w', z
         target.writestr(part.filename, data)
 `;
 
-/** T602, the Czech DOS word processor: text with dot and @ commands (code page, margins), which LibreOffice's import reads. */
-const T602 = `@CT 0\r\n@LM 1\r\n@RM 60\r\n${SAMPLE_WORD} T602 sample.\r\n\r\nSecond paragraph.\r\n`;
+/**
+ * T602, the Czech DOS word processor: the sample's three pages as text with
+ * @ commands (code page, margins) and the .PA dot command between pages,
+ * which LibreOffice's import reads as page breaks.
+ */
+const T602 = `@CT 0\r\n@LM 1\r\n@RM 60\r\n${PAGES.map((page) => `${pageHeading(page)}\r\n\r\n${pageSentence(page)}\r\n`).join('.PA\r\n')}`;
 
 /**
  * OpenXPS (ECMA-388) is Microsoft's XPS under its own namespace and content

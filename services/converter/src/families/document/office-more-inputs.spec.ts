@@ -5,20 +5,24 @@ import { gunzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import { runEngine } from '../../engine/run-engine';
 import { DocumentFamily } from './document.family';
-import { SAMPLE_WORD, documentProof } from './document.proof';
+import { CELLS, PAGES, pageHeading } from './document-sample-content';
+import { documentProof } from './document.proof';
 
+/** Words of each page's heading in order: every sample of a text or a presentation holds the three pages (document-sample-content.ts). */
+const HEADINGS = PAGES.map(pageHeading).join(' ').split(' ');
 /** The inputs this spec proves, and words of their sample that every output must still hold, in order. */
 const WORDS: Record<string, string[]> = {
-  dotm: [SAMPLE_WORD, 'converts', 'documents'],
-  uot: [SAMPLE_WORD, 'converts', 'documents'],
-  odm: [SAMPLE_WORD, 'converts', 'documents'],
-  otm: [SAMPLE_WORD, 'converts', 'documents'],
-  '602': [SAMPLE_WORD, 'Second', 'paragraph'],
-  xltm: [SAMPLE_WORD, 'second'],
-  pps: [SAMPLE_WORD, 'Introduction', 'Details'],
-  potm: [SAMPLE_WORD, 'Introduction', 'Details'],
-  emz: [SAMPLE_WORD, 'converts', 'documents'],
-  wmz: [SAMPLE_WORD, 'converts', 'documents'],
+  dotm: HEADINGS,
+  uot: HEADINGS,
+  odm: HEADINGS,
+  otm: HEADINGS,
+  '602': HEADINGS,
+  xltm: CELLS.map((row) => row[0]!),
+  pps: HEADINGS,
+  potm: HEADINGS,
+  // A metafile holds the first page of the drawing it was made from.
+  emz: PAGES[0]!.slice(0, 2),
+  wmz: PAGES[0]!.slice(0, 2),
 };
 
 /**

@@ -20,10 +20,27 @@ ENV COREPACK_ENABLE_DOWNLOAD_PROMPT=0 \
     DO_NOT_TRACK=1
 WORKDIR /repo
 
-# pnpm at the version pinned by `packageManager` in package.json; corepack
-# checks its signature.
+# Two settings for registries behind a mirror; neither is needed with the
+# public npm registry, and neither reaches the runtime images:
+# - NODE_EXTRA_CA_CERTS: a CA bundle to trust besides node's own, for a
+#   registry reached through a TLS-intercepting proxy. A path inside the
+#   build container: mount the file at build time, e.g. podman build
+#   --volume /etc/ssl/certs/ca-certificates.crt:/run/extra-ca.crt:ro
+#   --build-arg NODE_EXTRA_CA_CERTS=/run/extra-ca.crt
+# - COREPACK_VERIFY_SIGNATURE: corepack checks pnpm's signature against the
+#   npm registry's keys; a mirror that strips signatures fails that check
+#   ("No compatible signature found"). `false` skips it there.
+ARG NODE_EXTRA_CA_CERTS
+ARG COREPACK_VERIFY_SIGNATURE=true
+
+# pnpm at the version pinned by `packageManager` in package.json.
 COPY package.json ./
-RUN corepack enable pnpm && corepack install
+RUN case "${COREPACK_VERIFY_SIGNATURE}" in \
+      true) ;; \
+      false) export COREPACK_INTEGRITY_KEYS=0 ;; \
+      *) echo "COREPACK_VERIFY_SIGNATURE must be true or false (got '${COREPACK_VERIFY_SIGNATURE}')" >&2; exit 1 ;; \
+    esac \
+ && corepack enable pnpm && corepack install
 
 # Every package in the lockfile, into pnpm's store. This layer and the ones
 # above are shared by all the images and are rebuilt only when the root
@@ -130,6 +147,10 @@ ENTRYPOINT ["node", "dist/main.js"]
 FROM node-runtime AS converter
 ARG SERVICE
 ARG FAMILY=image
+# PIP_CERT: like NODE_EXTRA_CA_CERTS above, a CA bundle mounted at build
+# time for PyPI behind a TLS-intercepting proxy (the <family>.pip.txt
+# engines); pip reads it from the environment of this RUN only.
+ARG PIP_CERT
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 RUN [ "${SERVICE}" = converter ] || { echo "the converter target needs SERVICE=converter (got '${SERVICE}')" >&2; exit 1; }
 COPY services/converter/docker/packages/ /tmp/packages/

@@ -17,10 +17,10 @@ export GOTOOLCHAIN := local
 
 PNPM := pnpm
 
-.PHONY: help tools test-tools install build up lint test clean cluster cluster-load cluster-smoke cluster-down
+.PHONY: help tools test-tools install build up lint test test-cluster clean images images-smoke test-containers cluster cluster-load cluster-smoke cluster-down
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-13s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-15s %s\n", $$1, $$2}'
 
 tools: ## Install what the platform needs (nats-server, ferretdb, engines); check node 20, go and pnpm
 	bash libs/devstack/bin/install-tools.sh platform
@@ -43,10 +43,27 @@ up: build ## Run NATS, FerretDB and every service locally; prints the URL and a 
 
 # Checks other than jest that make test runs first, each counted in its closing
 # line; a failed one fails the run.
-TEST_CHECKS := --check 'lint=$(PNPM) lint' --check 'typecheck=$(PNPM) typecheck'
+TEST_CHECKS := --check 'lint=$(PNPM) lint' --check 'typecheck=$(PNPM) typecheck' --check 'readme-variables=node libs/devstack/dist/cli/check-env-docs.js'
 
 test: build test-tools ## Lint (ESLint, Prettier), type-check the tests too, then the unit, integration and e2e tests (jest); ends with "N passed, N failed"
-	node libs/devstack/dist/cli/run-tests.js $(TEST_CHECKS)
+	node libs/devstack/dist/cli/run-tests.js $(TEST_CHECKS) -- --selectProjects unit integration e2e
+
+test-cluster: build test-tools ## Install the chart on the cluster of `make cluster` and run the flows, faults and scaling on it; ends with "N passed, N failed"
+	node libs/devstack/dist/cli/run-tests.js -- --selectProjects cluster --runInBand
+
+# Which images: all of them, or ONLY=gateway,nats,... (names as in transmute/<name>).
+IMAGES_ONLY := $(if $(ONLY),--only $(ONLY))
+
+images: build ## Build every image with podman (skaffold.yaml's, NATS, FerretDB, MinIO, test-helper) on a Debian base made here; ONLY=a,b for some
+	bash libs/devstack/bin/install-tools.sh images
+	node libs/devstack/dist/cli/images.js $(IMAGES_ONLY)
+
+images-smoke: build ## Start each built image once as the chart runs it and wait until it is ready; ends with "N passed, N failed"
+	node libs/devstack/dist/cli/images-smoke.js $(IMAGES_ONLY)
+
+# Jest arguments of test-containers, e.g. TESTS='libs/messaging'.
+test-containers: build ## Integration and e2e tests with TEST_INFRA=containers: NATS and FerretDB from make images, through podman's Docker API
+	node libs/devstack/dist/cli/test-containers.js $(if $(TESTS),-- $(TESTS))
 
 clean: ## Remove build output (keeps .tools and the local platform state in .transmute)
 	rm -rf libs/*/dist services/*/dist e2e/dist coverage

@@ -1,5 +1,6 @@
-// One jest run, three projects: unit tests sit beside the code; integration
-// tests start real NATS and FerretDB; e2e drives the whole platform.
+// One jest run, four projects: unit tests sit beside the code; integration
+// tests start real NATS and FerretDB; e2e drives the whole platform; cluster
+// drives the Helm chart installed on the cluster of `make cluster`.
 const { realpathSync } = require('node:fs');
 const { join } = require('node:path');
 
@@ -44,6 +45,8 @@ module.exports = {
       testMatch: ['<rootDir>/{libs,services}/*/test/**/*.int-spec.ts'],
     },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/e2e/src/**/*.e2e-spec.ts'] },
+    // The chart on a real cluster (`make test-cluster`); `make test` leaves it out.
+    { ...shared, displayName: 'cluster', testMatch: ['<rootDir>/e2e/src/cluster/**/*.cluster-spec.ts'] },
   ],
   // Integration and e2e tests start real servers; unit tests never come near this.
   testTimeout: 180_000,

@@ -70,7 +70,7 @@ app.kubernetes.io/component: {{ .component }}
 
 {{- define "transmute.natsUrl" -}}
 {{- if .Values.nats.enabled -}}
-nats://{{ .Release.Name }}-nats.{{ .Release.Namespace }}.svc.cluster.local:4222
+nats://{{ include "transmute.nats.fullname" . }}.{{ .Release.Namespace }}.svc.cluster.local:4222
 {{- else -}}
 {{- required "externalNats.url is required when nats.enabled is false (nats://host:4222)" .Values.externalNats.url -}}
 {{- end -}}
@@ -78,7 +78,7 @@ nats://{{ .Release.Name }}-nats.{{ .Release.Namespace }}.svc.cluster.local:4222
 
 {{- define "transmute.natsMonitoringEndpoint" -}}
 {{- if .Values.nats.enabled -}}
-{{ .Release.Name }}-nats-headless.{{ .Release.Namespace }}.svc.cluster.local:8222
+{{ include "transmute.nats.fullname" . }}-headless.{{ .Release.Namespace }}.svc.cluster.local:8222
 {{- else -}}
 {{- required "externalNats.monitoringEndpoint (host:8222) is required for keda.enabled with an external NATS" .Values.externalNats.monitoringEndpoint -}}
 {{- end -}}
@@ -148,14 +148,18 @@ The non-secret settings of one service, as a map of TRANSMUTE_* variables:
 {{- $_ := set $settings "TRANSMUTE_STORAGE_FS_ROOT" $root.Values.storage.fs.mountPath -}}
 {{- else -}}
 {{- $s3 := $root.Values.storage.s3 -}}
-{{- $endpoint := $s3.endpoint | default (ternary (printf "http://%s-minio.%s.svc.cluster.local:9000" $root.Release.Name $root.Release.Namespace) "" $root.Values.minio.enabled) -}}
-{{- $_ := set $settings "TRANSMUTE_STORAGE_S3_ENDPOINT" $endpoint -}}
+{{- $_ := set $settings "TRANSMUTE_STORAGE_S3_ENDPOINT" (include "transmute.s3.endpoint" $root) -}}
+{{- $_ := set $settings "TRANSMUTE_STORAGE_S3_PUBLIC_ENDPOINT" $s3.publicEndpoint -}}
 {{- $_ := set $settings "TRANSMUTE_STORAGE_S3_REGION" $s3.region -}}
 {{- $_ := set $settings "TRANSMUTE_STORAGE_S3_BUCKET" $s3.bucket -}}
+{{- $_ := set $settings "TRANSMUTE_STORAGE_S3_CREATE_BUCKET" (toString $root.Values.minio.enabled) -}}
 {{- end -}}
 {{- end -}}
 {{- if has .service (list "gateway" "mcp") -}}
 {{- $_ := set $settings "TRANSMUTE_MCP_PUBLIC_URL" (include "transmute.mcpUrl" $root) -}}
+{{- end -}}
+{{- if eq .service "job-orchestrator" -}}
+{{- $_ := set $settings "TRANSMUTE_JOB_STORE_REPLICAS" (include "transmute.nats.streamReplicas" $root) -}}
 {{- end -}}
 {{- if eq .service "mcp" -}}
 {{- $_ := set $settings "TRANSMUTE_PUBLIC_URL" (include "transmute.publicUrl" $root) -}}

@@ -32,6 +32,7 @@ describe('GET /openapi.json', () => {
       '/v1/process/jobs/{jobId}': ['get'],
       '/v1/process/jobs/{jobId}/complete-upload': ['post'],
       '/v1/process/jobs/{jobId}/events': ['get'],
+      '/v1/process/jobs/{jobId}/webhooks': ['get'],
       '/v1/imports': ['post'],
       '/v1/imports/{importId}/content': ['post', 'put'],
       '/v1/download/{token}': ['get'],
@@ -90,6 +91,17 @@ describe('GET /v1/formats and /v1/options', () => {
     for (const option of body.options) expect(option).toEqual(expect.objectContaining({ name: expect.any(String), type: expect.any(String) }));
   });
 
+  test('renders option fields with their JSON types: integer bounds, typed defaults, labelled values, applies_when', async () => {
+    const reply = await env().client.request('GET', '/v1/options?input_format=png&output_format=webp');
+    const options = (reply.json as { options: Array<Record<string, unknown>> }).options;
+    const named = (name: string) => options.find((option) => option['name'] === name);
+    expect(named('quality')).toMatchObject({ type: 'range', min: 1, max: 100, step: 1, default: 80, applies_when: { lossless: 'false' } });
+    expect(named('lossless')).toMatchObject({ type: 'checkbox', default: false });
+    expect(named('fit')).toMatchObject({ type: 'select', default: 'inside', values: expect.arrayContaining([{ value: 'inside', label: 'inside' }]) });
+    // Bounds are JSON integers in the body itself, not strings.
+    expect(reply.text).toMatch(/"min":1,"max":100,"step":1/);
+  });
+
   test('need a key: 401 without one', async () => {
     expectError(await env().client.request('GET', '/v1/formats', { auth: false }), 401);
     expectError(await env().client.request('GET', '/v1/options?input_format=png&output_format=jpg', { auth: false }), 401);
@@ -104,13 +116,14 @@ describe('GET /v1/formats and /v1/options', () => {
       for (const output of targets.formats) pairs.push([input, output]);
     }
     expect(pairs.length).toBeGreaterThan(0);
-    // Thousands of pairs: sandbox creations (validated like real jobs, nothing stored), a few at a time.
+    // Thousands of pairs: sandbox creations (validated like real jobs, nothing stored), a few at a time,
+    // with the dev key: keyless sandbox calls are limited per address, keyed ones count against the key.
     const refused: string[] = [];
     let next = 0;
     const worker = async () => {
       for (let index = next++; index < pairs.length; index = next++) {
         const [input, output] = pairs[index] as [string, string];
-        const reply = await client.request('POST', JOBS, { auth: false, json: { sandbox: true, tasks: standardTasks(input, output) } });
+        const reply = await client.request('POST', JOBS, { json: { sandbox: true, tasks: standardTasks(input, output) } });
         if (reply.status !== 200) refused.push(`${input}>${output}: ${reply.status} ${reply.text.slice(0, 200)}`);
       }
     };
@@ -118,7 +131,7 @@ describe('GET /v1/formats and /v1/options', () => {
     expect(refused).toEqual([]);
     const listed = new Set(pairs.map((pair) => pair.join('>')));
     expect(listed.has('png>zzzz')).toBe(false);
-    expectError(await client.request('POST', JOBS, { auth: false, json: { sandbox: true, tasks: standardTasks('png', 'zzzz') } }), 422, 'png to zzzz');
+    expectError(await client.request('POST', JOBS, { json: { sandbox: true, tasks: standardTasks('png', 'zzzz') } }), 422, 'png to zzzz');
   });
 });
 
@@ -278,7 +291,32 @@ describe('sandbox', () => {
     expect(taskOf(job, 'to-jpg').status).toBe('finished');
   });
 
+  test('a key that is sent but wrong: 401, as on every call; a right one: 200, counted against the key', async () => {
+    const { client } = env();
+    const json = { sandbox: true, tasks: standardTasks('png', 'jpg') };
+    expectError(await client.request('POST', JOBS, { auth: false, headers: { Authorization: 'Bearer tm_000000000000_wrong' }, json }), 401);
+    const keyed = await client.request('POST', JOBS, { json });
+    expectJob(keyed, 200);
+    expect(keyed.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    // Without a key the call is counted per client address (60 a minute).
+    const keyless = await client.request('POST', JOBS, { auth: false, json });
+    expectJob(keyless, 200);
+    expect(keyless.headers.get('x-ratelimit-limit')).toBe('60');
+  });
+
+  test("a convert's input as an array of one name is one input: 200, the same job as with a string", async () => {
+    const { client } = env();
+    const tasks = { ...standardTasks(), convert: { operation: 'convert', input: ['in'], output_format: 'jpg' } };
+    const job = expectJob(await client.request('POST', JOBS, { auth: false, json: { sandbox: true, tasks } }), 200);
+    expect(taskOf(job, 'convert').status).toBe('finished');
+  });
+
   test.each([
+    [
+      'a convert naming two inputs in an array',
+      { ...standardTasks(), other: { operation: 'import/upload', filename: 'b.png' }, convert: { operation: 'convert', input: ['in', 'other'], output_format: 'jpg' } },
+      'must name exactly one input task',
+    ],
     ['rule 1', { bad: { operation: 'import/ftp' } }, 'rule 1'],
     ['rule 3', { ...standardTasks(), out: { operation: 'export/url', input: ['in'] } }, 'rule 3'],
     ['an unconverted pair', standardTasks('png', 'zzzz'), 'png to zzzz'],

@@ -1,4 +1,5 @@
 import type { CreateJobRequest, Job, UploadForm } from '../support/api-types';
+import { uploadBody } from '../support/api-client';
 
 export interface Reply {
   status: number;
@@ -50,7 +51,7 @@ export class ChaosClient {
 
   upload(form: UploadForm, bytes: Buffer, deadline: number): Promise<Reply> {
     return this.retrying(deadline, async () => {
-      const response = await fetch(form.url, { method: form.method, headers: form.headers, body: bytes, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const response = await fetch(form.url, { method: form.method, ...uploadBody(form, bytes, form.headers), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
       await response.arrayBuffer();
       return { status: response.status, body: undefined };
     });

@@ -10,7 +10,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Consumers, Streams } from '@transmute/contracts';
@@ -97,15 +97,7 @@ describe('charts/transmute', () => {
   beforeAll(() => {
     helm = tool('.tools/bin/helm');
     work = mkdtempSync(join(tmpdir(), 'transmute-chart-'));
-    // The dependency charts (nats, mongodb, minio) come from chart repositories this
-    // machine cannot reach; a copy without them renders the chart's own templates.
-    // Their own templates are theirs to test; docs/operations.md, "Dependencies".
-    chart = join(work, 'transmute');
-    cpSync(chartDir, chart, { recursive: true });
-    const chartYaml = readFileSync(join(chart, 'Chart.yaml'), 'utf8');
-    const at = chartYaml.indexOf('\ndependencies:');
-    expect(at).toBeGreaterThan(0);
-    writeFileSync(join(chart, 'Chart.yaml'), chartYaml.slice(0, at + 1));
+    chart = chartDir;
 
     for (const set of VALUE_SETS) {
       const { status, output } = run(helm, ['template', 'transmute', chart, ...HELM_KUBE, '--namespace', 'transmute', '-f', join(chart, 'ci', `${set}-values.yaml`)]);
@@ -179,6 +171,9 @@ describe('charts/transmute', () => {
       [['--set', 'storage.driver=gcs'], /driver/],
       [['--set', 'gateway.config.NODE_OPTIONS=x'], /NODE_OPTIONS/],
       [['--set', 'nats.enabled=false'], /externalNats.url is required/],
+      [['--set', 'ferretdb.enabled=false'], /externalMongodb.uri is required/],
+      [['--set', 'minio.enabled=false'], /storage.s3.accessKeyId is required/],
+      [['--set', 'nats.replicas=0'], /replicas/],
       [['--set', 'gateway.plans.pro.convertAllowance=500'], /convertAllowance/],
     ];
     for (const [args, message] of cases) {
@@ -188,31 +183,78 @@ describe('charts/transmute', () => {
     }
   });
 
-  describe('defaults (issue 18: a default helm install works)', () => {
+  describe('defaults: a plain cluster, no internet, nothing given', () => {
     const secretData = (docs: Manifest[], name: string) => docs.find((d) => d.kind === 'Secret' && d.metadata.name === name)?.['stringData'] as Record<string, string>;
+    const named = (docs: Manifest[], kind: string, name: string) => docs.find((d) => d.kind === kind && d.metadata.name === name);
+    const settingsOf = (docs: Manifest[], service: string) => named(docs, 'ConfigMap', `transmute-${service}`)?.['data'] as Record<string, string>;
 
-    it("renders with the chart's own values: MongoDB passwords are generated, and the URI uses the user's", () => {
-      const first = renderDocs([]);
-      const auth = secretData(first, 'transmute-mongodb-auth');
-      expect(auth['mongodb-passwords']).toMatch(/^[A-Za-z0-9]{32}$/);
-      expect(auth['mongodb-root-password']).toMatch(/^[A-Za-z0-9]{32}$/);
-      expect(auth['mongodb-root-password']).not.toBe(auth['mongodb-passwords']);
-      expect(secretData(first, 'transmute-secrets')['mongodb-uri']).toBe(
-        `mongodb://transmute:${auth['mongodb-passwords']}@transmute-mongodb.transmute.svc.cluster.local:27017/transmute`,
-      );
+    it('declares no chart dependencies, so helm installs it without fetching anything', () => {
+      // Helm refuses to install a chart whose declared dependencies are missing, even when switched off.
+      expect(readFileSync(join(chartDir, 'Chart.yaml'), 'utf8')).not.toMatch(/^dependencies:/m);
+    });
+
+    it('asks only for ReadWriteOnce volumes', () => {
+      const docs = renderDocs([]);
+      const claims = [
+        ...docs.filter((d) => d.kind === 'PersistentVolumeClaim').map((d) => d['spec']),
+        ...docs.filter((d) => d.kind === 'StatefulSet').flatMap((d) => d['spec'].volumeClaimTemplates.map((t: Manifest) => t['spec'])),
+      ];
+      expect(claims).toHaveLength(3); // one template for the NATS servers, FerretDB's, MinIO's
+      for (const claim of claims) expect(claim.accessModes).toEqual(['ReadWriteOnce']);
+    });
+
+    it('runs NATS as a three-server JetStream cluster and replicates the job store on all three', () => {
+      const docs = renderDocs([]);
+      const nats = named(docs, 'StatefulSet', 'transmute-nats')!;
+      expect(nats['spec']).toMatchObject({ replicas: 3, podManagementPolicy: 'Parallel', serviceName: 'transmute-nats-headless' });
+      const conf = named(docs, 'ConfigMap', 'transmute-nats')!['data']['nats.conf'] as string;
+      for (const i of [0, 1, 2]) expect(conf).toContain(`nats://transmute-nats-${i}.transmute-nats-headless.transmute.svc.cluster.local:6222`);
+      expect(conf).toContain('server_name: $POD_NAME');
+      expect(named(docs, 'Service', 'transmute-nats-headless')!['spec'].publishNotReadyAddresses).toBe(true);
+      expect(settingsOf(docs, 'job-orchestrator')['TRANSMUTE_JOB_STORE_REPLICAS']).toBe('3');
+      expect(settingsOf(docs, 'gateway')['TRANSMUTE_NATS_URL']).toBe('nats://transmute-nats.transmute.svc.cluster.local:4222');
+      // One server: no cluster block, one copy.
+      const single = renderDocs(['--set', 'nats.replicas=1']);
+      expect(named(single, 'ConfigMap', 'transmute-nats')!['data']['nats.conf']).not.toContain('cluster {');
+      expect(settingsOf(single, 'job-orchestrator')['TRANSMUTE_JOB_STORE_REPLICAS']).toBe('1');
+    });
+
+    it('keeps files in the bundled MinIO, creates the bucket, and generates its credentials once', () => {
+      const docs = renderDocs([]);
+      const gateway = settingsOf(docs, 'gateway');
+      expect(gateway).toMatchObject({
+        TRANSMUTE_STORAGE_DRIVER: 's3',
+        TRANSMUTE_STORAGE_S3_ENDPOINT: 'http://transmute-minio.transmute.svc.cluster.local:9000',
+        TRANSMUTE_STORAGE_S3_CREATE_BUCKET: 'true',
+        TRANSMUTE_STORAGE_S3_BUCKET: 'transmute',
+      });
+      const keys = secretData(docs, 'transmute-secrets');
+      expect(keys['s3-access-key-id']).toMatch(/^transmute-[a-z0-9]{12}$/);
+      expect(keys['s3-secret-access-key']).toMatch(/^[A-Za-z0-9]{40}$/);
+      const minio = named(docs, 'StatefulSet', 'transmute-minio')!['spec'].template.spec.containers[0];
+      expect(minio.env).toEqual(expect.arrayContaining([{ name: 'MINIO_ROOT_PASSWORD', valueFrom: { secretKeyRef: { name: 'transmute-secrets', key: 's3-secret-access-key' } } }]));
       // Generated per install (kept on upgrade by lookup, which needs a cluster), never a fixed default.
-      expect(secretData(renderDocs([]), 'transmute-mongodb-auth')['mongodb-passwords']).not.toBe(auth['mongodb-passwords']);
+      expect(secretData(renderDocs([]), 'transmute-secrets')['s3-secret-access-key']).not.toBe(keys['s3-secret-access-key']);
+      const given = secretData(renderDocs(['--set', 'storage.s3.accessKeyId=given-id,storage.s3.secretAccessKey=given-secret']), 'transmute-secrets');
+      expect(given).toMatchObject({ 's3-access-key-id': 'given-id', 's3-secret-access-key': 'given-secret' });
     });
 
-    it('keeps a password given in the values, in the auth Secret and the URI alike', () => {
-      const docs = renderDocs(['--set', 'mongodb.auth.passwords[0]=given-password', '--set', 'mongodb.auth.rootPassword=given-root']);
-      expect(secretData(docs, 'transmute-mongodb-auth')).toEqual({ 'mongodb-passwords': 'given-password', 'mongodb-root-password': 'given-root' });
-      expect(secretData(docs, 'transmute-secrets')['mongodb-uri']).toContain('//transmute:given-password@');
+    it('signs links for the public endpoint and lets gateway, mcp and MinIO be node ports', () => {
+      const docs = renderDocs([
+        '--set',
+        'storage.s3.publicEndpoint=http://192.0.2.10:30900,minio.service.type=NodePort,minio.service.nodePort=30900,gateway.service.type=NodePort,gateway.service.nodePort=30080',
+      ]);
+      expect(settingsOf(docs, 'importer')['TRANSMUTE_STORAGE_S3_PUBLIC_ENDPOINT']).toBe('http://192.0.2.10:30900');
+      expect(named(docs, 'Service', 'transmute-minio')!['spec']).toMatchObject({ type: 'NodePort', ports: [expect.objectContaining({ nodePort: 30900 })] });
+      expect(named(docs, 'Service', 'transmute-gateway')!['spec']).toMatchObject({ type: 'NodePort', ports: [expect.objectContaining({ nodePort: 30080 })] });
+      expect(named(docs, 'Service', 'transmute-mcp')!['spec'].type).toBe('ClusterIP');
     });
 
-    it('points the MongoDB chart at the Secret it writes', () => {
-      const values = readFileSync(join(chartDir, 'values.yaml'), 'utf8');
-      expect(values).toContain('existingSecret: "{{ .Release.Name }}-mongodb-auth"');
+    it('points the durable records at the bundled FerretDB, run with FerretDB’s own flags', () => {
+      const docs = renderDocs([]);
+      expect(secretData(docs, 'transmute-secrets')['mongodb-uri']).toBe('mongodb://transmute-ferretdb.transmute.svc.cluster.local:27017/transmute');
+      const ferretdb = named(docs, 'StatefulSet', 'transmute-ferretdb')!['spec'].template.spec.containers[0];
+      expect(ferretdb.args).toEqual(['--listen-addr=:27017', '--handler=sqlite', '--sqlite-url=file:/state/', '--telemetry=disable']);
     });
   });
 
@@ -273,7 +315,7 @@ describe('charts/transmute', () => {
     /** What is wrong with the variables each workload gets, measured against its service's own configuration. */
     function workloadFindings(set: string, docs: Manifest[]) {
       const configMaps = new Map(docs.filter((d) => d.kind === 'ConfigMap').map((d) => [d.metadata.name, d.data as Record<string, string>]));
-      const secret = docs.find((d) => d.kind === 'Secret' && !d.metadata.name.endsWith('-mongodb-auth'));
+      const secret = docs.find((d) => d.kind === 'Secret');
       const deployments = docs.filter((d) => d.kind === 'Deployment');
       expect(deployments.length).toBeGreaterThanOrEqual(8);
       const findings: Array<{ where: string; unread?: string[]; unset?: string[]; problems?: string[] }> = [];
@@ -349,15 +391,25 @@ describe('charts/transmute', () => {
       expect(document.spec.minReplicaCount).toBe(0);
     });
 
-    it('lets only gateway and mcp take ingress', () => {
+    it('lets gateway and mcp take clients, MinIO anyone, the other servers only the release, and the rest only metrics scrapes', () => {
       const policies = manifests.get('all-features')!.filter((d) => d.kind === 'NetworkPolicy');
-      expect(policies.length).toBeGreaterThanOrEqual(8);
+      expect(policies.length).toBeGreaterThanOrEqual(11);
+      const fromNamespace = (peer: any, name: string) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === name;
+      const fromRelease = (peer: any) => peer.podSelector?.matchLabels?.['app.kubernetes.io/instance'] === 'transmute';
       for (const policy of policies) {
         const service = policy.spec.podSelector.matchLabels['transmute.io/service'];
         const sources = (policy.spec.ingress ?? []).flatMap((rule: { from?: unknown[] }) => rule.from ?? [{ anyone: true }]);
-        const fromMonitoring = sources.every((peer: any) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring');
-        if (service === 'gateway' || service === 'mcp') expect(fromMonitoring).toBe(false);
-        else expect({ service, fromMonitoring }).toEqual({ service, fromMonitoring: true });
+        const anyone = sources.some((peer: any) => peer.anyone);
+        if (service === 'minio') expect({ service, anyone }).toEqual({ service, anyone: true });
+        else if (service === 'gateway' || service === 'mcp')
+          expect({ service, fromMonitoringOnly: sources.every((peer: any) => fromNamespace(peer, 'monitoring')) }).toEqual({ service, fromMonitoringOnly: false });
+        else if (['nats', 'ferretdb'].includes(service)) {
+          const strangers = sources.filter((peer: any) => !fromRelease(peer) && !fromNamespace(peer, 'monitoring') && !fromNamespace(peer, 'keda'));
+          expect({ service, strangers }).toEqual({ service, strangers: [] });
+        } else {
+          const fromMonitoring = sources.every((peer: any) => fromNamespace(peer, 'monitoring'));
+          expect({ service, fromMonitoring }).toEqual({ service, fromMonitoring: true });
+        }
       }
     });
 

@@ -18,7 +18,7 @@ import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } fro
 import { Storage as GcsStorage } from '@google-cloud/storage';
 import SftpClient from 'ssh2-sftp-client';
 import { type RunningFakeGcs, type RunningMinio, type RunningSshd, startFakeGcs, startMinio, startSshd } from '@transmute/devstack';
-import { type CreateJobRequest, type HttpReply, type Job, type TaskRequest, taskOf, waitForJob } from '../support';
+import { type CreateJobRequest, type HttpReply, type Job, TERMINAL_JOB_STATUSES, type TaskRequest, taskOf, waitForJob } from '../support';
 import { platformFixture } from '../support/platform-fixture';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -155,7 +155,7 @@ async function runToEnd(body: CreateJobRequest): Promise<Job> {
   const created = await client().createJob(body);
   // Jobs wait for complete-upload even when they only fetch (docs/decisions.md).
   await client().completeUpload(created.id);
-  return waitForJob(client(), created.id, (job) => ['finished', 'failed'].includes(job.status), JOB_TIMEOUT_MS, { stopOnTerminal: false, waitingFor: 'the job to end' });
+  return waitForJob(client(), created.id, (job) => TERMINAL_JOB_STATUSES.includes(job.status), JOB_TIMEOUT_MS, { stopOnTerminal: false, waitingFor: 'the job to end' });
 }
 
 /** The converted file as export/url delivers it: what every other destination must hold byte for byte. */

@@ -30,12 +30,16 @@ const spend = (accountId: string, bytes: number, chargeId: string) => charge(nat
 
 const usageOf = (accountId: string) => admin(env().platform, 'usage', 'show', accountId);
 
-/** Creates a wav -> mp3 job, uploads the sample, completes the upload. */
-async function startJob(client: TransmuteClient, tag: string): Promise<Job> {
+/**
+ * Creates a wav -> mp3 job, uploads the sample, completes the upload; or,
+ * when what the quota has left no longer holds the sample, the upload's 413.
+ */
+async function startJob(client: TransmuteClient, tag: string): Promise<Job | { refusedUpload: string }> {
   const created = await client.createJob(uploadConvertExport('wav', 'mp3', tag));
   const form = taskOf(created, 'import-my-file').result?.form;
   if (!form) throw new Error(`no upload form on ${created.id}`);
   const uploaded = await client.upload(form, sample.bytes);
+  if (uploaded.status === 413) return { refusedUpload: (uploaded.json as { message: string }).message };
   if (uploaded.status !== 200) throw new Error(`upload of ${created.id} answered ${uploaded.status}`);
   return client.completeUpload(created.id);
 }
@@ -77,11 +81,15 @@ describe('quota metering', () => {
     const leave = Math.floor(2.5 * size);
     expect((await spend(accountId, ALLOWANCE_BYTES - leave, 'e2e-prespend')).usage).toBeDefined();
 
-    const jobs = await Promise.all(Array.from({ length: 20 }, (_, i) => startJob(client, `bytes-${i}`)));
+    const started = await Promise.all(Array.from({ length: 20 }, (_, i) => startJob(client, `bytes-${i}`)));
+    // An upload that came after two converts had spent the room is refused at once (the ceiling is the remaining quota).
+    const refusedUploads = started.filter((job): job is { refusedUpload: string } => 'refusedUpload' in job);
+    for (const refused of refusedUploads) expect(refused.refusedUpload).toMatch(/larger than what is left of this account's quota/);
+    const jobs = started.filter((job): job is Job => !('refusedUpload' in job));
     const results = await Promise.all(jobs.map((job) => ended(client, job.id)));
     const finished = results.filter((job) => job.status === 'finished');
     const failed = results.filter((job) => job.status === 'failed');
-    expect({ finished: finished.length, failed: failed.length }).toEqual({ finished: 2, failed: 18 });
+    expect({ finished: finished.length, failedOrRefused: failed.length + refusedUploads.length }).toEqual({ finished: 2, failedOrRefused: 18 });
     for (const job of failed) {
       expect(taskOf(job, 'convert-my-file').result?.error ?? job.error).toMatch(/monthly and additional GB allowance used up/);
     }
@@ -122,5 +130,51 @@ describe('quota metering', () => {
     const sandbox = await call(env().platform.baseUrl, 'POST', '/v1/process/jobs', key, { ...uploadConvertExport('wav', 'mp3'), sandbox: true });
     expect(sandbox.status).toBe(200);
     expect(await usageOf(accountId)).toEqual(before);
+  });
+
+  it('holds a direct upload to the remaining quota when the bytes arrive: 413 in the Error shape, nothing stored', async () => {
+    const { accountId, key } = await accountWithKey(env().platform, 'e2e-bytes');
+    const client = new TransmuteClient(env().platform.baseUrl, key);
+    const size = sample.bytes.length;
+    // Room for one sample and a half; the link is handed out now.
+    expect((await spend(accountId, ALLOWANCE_BYTES - Math.floor(1.5 * size), 'e2e-ceiling-prespend')).usage).toBeDefined();
+    const created = await client.createJob(uploadConvertExport('wav', 'mp3', 'ceiling'));
+    const form = taskOf(created, 'import-my-file').result!.form!;
+
+    // Twice the sample is over what is left: refused before a byte is stored, so the job still waits for its file.
+    const tooBig = await client.upload(form, Buffer.concat([sample.bytes, sample.bytes]));
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.json).toEqual({ status: 'error', message: expect.stringMatching(/larger than what is left of this account's quota/) });
+    expect((await client.completeUploadReply(created.id)).status).toBe(409);
+
+    // Another spend after the link was made: the sample itself no longer fits, and the same link says so.
+    expect((await spend(accountId, size, 'e2e-ceiling-later')).usage).toBeDefined();
+    expect((await client.upload(form, sample.bytes)).status).toBe(413);
+    expect((await client.completeUploadReply(created.id)).status).toBe(409);
+  });
+
+  it('meters each step of a convert -> convert chain: the source, then the intermediate file', async () => {
+    const { accountId, key } = await accountWithKey(env().platform, 'e2e-bytes');
+    const client = new TransmuteClient(env().platform.baseUrl, key);
+    const before = await usageOf(accountId);
+    const created = await client.createJob({
+      tag: 'chain',
+      tasks: {
+        'import-my-file': { operation: 'import/upload', filename: 'tone.wav' },
+        'to-mp3': { operation: 'convert', input: 'import-my-file', output_format: 'mp3' },
+        'to-ogg': { operation: 'convert', input: 'to-mp3', output_format: 'ogg' },
+      },
+    });
+    expect((await client.upload(taskOf(created, 'import-my-file').result!.form!, sample.bytes)).status).toBe(200);
+    await client.completeUpload(created.id);
+    const finished = await ended(client, created.id);
+    expect(finished.status).toBe('finished');
+
+    // The intermediate file as the second step read it (its first download is free, so measuring it costs nothing).
+    const intermediate = await client.download(taskOf(finished, 'to-mp3').result!.download_url!);
+    expect(intermediate.file.bytes.length).toBeGreaterThan(0);
+    const after = await usageOf(accountId);
+    const spent = after.monthlyUsedBytes + after.additionalUsedBytes - (before.monthlyUsedBytes + before.additionalUsedBytes);
+    expect(spent).toBe(sample.bytes.length + intermediate.file.bytes.length);
   });
 });

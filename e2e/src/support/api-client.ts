@@ -42,6 +42,23 @@ export interface RequestOptions {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * What to send to an upload form: PUT, the raw bytes with the headers; POST
+ * (S3's POST policy), a multipart form of the form's parameters, in order,
+ * then the file as the last field.
+ */
+export function uploadBody(
+  form: Pick<UploadForm, 'method' | 'parameters'>,
+  bytes: Uint8Array,
+  headers: Record<string, string>,
+): { headers?: Record<string, string>; body: NonNullable<RequestInit['body']> } {
+  if (form.method !== 'POST') return { headers, body: bytes };
+  const body = new FormData();
+  for (const [name, value] of Object.entries(form.parameters)) body.append(name, value);
+  body.append('file', new Blob([bytes]));
+  return { body };
+}
+
 function parseJson(text: string): unknown {
   if (text === '') return undefined;
   try {
@@ -146,8 +163,7 @@ export class TransmuteClient {
     const url = form.url;
     const response = await fetch(url, {
       method: form.method,
-      headers,
-      body: bytes,
+      ...uploadBody(form, bytes, headers),
       redirect: 'manual',
       signal: AbortSignal.timeout(Math.max(this.timeoutMs, 120_000)),
     });

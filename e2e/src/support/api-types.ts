@@ -16,7 +16,8 @@ export const TASK_FIELDS = ['id', 'name', 'job', 'operation', 'status', 'depends
 
 export interface UploadForm {
   url: string;
-  method: 'PUT';
+  /** PUT: the raw bytes (fs storage); POST: a multipart form of parameters, then the file (S3's POST policy). */
+  method: 'PUT' | 'POST';
   parameters: Record<string, string>;
   headers: Record<string, string>;
   expiresAt: string;
@@ -42,6 +43,8 @@ export interface TaskRecord {
   dependsOn: string[];
   createdAt: string;
   updatedAt: string;
+  /** 0-100 while a convert that reports progress is processing. */
+  progress?: number;
   result?: TaskResult;
 }
 

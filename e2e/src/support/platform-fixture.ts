@@ -16,7 +16,8 @@ interface CircusDescribe {
   children: Array<CircusTest | CircusDescribe>;
 }
 
-const START_TIMEOUT_MS = 150_000;
+// Above the platform's own readiness wait (180 s, or TRANSMUTE_READY_TIMEOUT_MS), so a slow start fails with its cause rather than a hook time-out.
+const START_TIMEOUT_MS = Math.max(180_000, Number(process.env['TRANSMUTE_READY_TIMEOUT_MS']) || 0) + 60_000;
 const STOP_TIMEOUT_MS = 60_000;
 
 /**

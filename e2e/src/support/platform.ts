@@ -27,6 +27,8 @@ export interface StartLocalPlatformOptions {
   gatewayReplicas?: number;
   /** Converter families to run (default: devstack's, i.e. image). */
   families?: string[];
+  /** More processes of a service, e.g. `{ 'converter-image': 2 }` (devstack's `replicas`). */
+  replicas?: Record<string, number>;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function startLocalPlatform(options: StartLocalPlatformOptions): Pr
       ...(options.extraEnv && { extraEnv: options.extraEnv }),
       ...(options.gatewayReplicas && { gatewayReplicas: options.gatewayReplicas }),
       ...(options.families && { families: options.families }),
+      ...(options.replicas && { replicas: options.replicas }),
     });
   } catch (error) {
     await infra.stop().catch(() => undefined);

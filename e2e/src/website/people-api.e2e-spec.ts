@@ -9,7 +9,13 @@ import { platformFixture } from '../support/platform-fixture';
 import { admin } from '../limits/limits-support';
 import { GOOD_PASSWORD, WebClient, uniqueEmail } from './web-client';
 
-const env = platformFixture({ name: 'website-people-api', families: ['image'] });
+// A sign-up plan of the operator's own: the site must offer these figures, not the shipped free plan's.
+const SIGN_UP_PLAN = { monthlyGb: 2.5, additionalGb: 0, dailyConversions: 7, convertAllowance: 3, rateLimitPerMinute: 60 };
+const env = platformFixture({
+  name: 'website-people-api',
+  families: ['image'],
+  extraEnv: { TRANSMUTE_PLANS: JSON.stringify({ starter: SIGN_UP_PLAN }), TRANSMUTE_DEFAULT_PLAN: 'starter' },
+});
 const web = (): WebClient => new WebClient(env().platform.baseUrl);
 
 async function formatsWithKey(key: string): Promise<number> {
@@ -19,6 +25,17 @@ async function formatsWithKey(key: string): Promise<number> {
 }
 
 describe('people API', () => {
+  it('names the configured sign-up plan and its figures', async () => {
+    const answer = await web().call('GET', '/web/api/sign-up-plan');
+    expect({ status: answer.status, body: answer.body }).toEqual({
+      status: 200,
+      body: {
+        status: 'success',
+        plan: { name: 'starter', monthly_bytes: 2_500_000_000, additional_bytes: 0, daily_conversions: 7, convert_allowance: 3, rate_limit_per_minute: 60 },
+      },
+    });
+  });
+
   it('issues HttpOnly SameSite cookies and no Secure flag only on loopback http', async () => {
     const client = web();
     const answer = await client.call('GET', '/web/api/session');

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { admin } from '../limits/limits-support';
+import { type JobStatus, TERMINAL_JOB_STATUSES } from '../support';
 import { platformFixture } from '../support/platform-fixture';
 import { launchChromium, screenshots, seriousViolations } from './browser';
 import { GOOD_PASSWORD, uniqueEmail } from './web-client';
@@ -132,6 +133,9 @@ describe('website', () => {
     const notice = page.getByTestId('quota-notice');
     await notice.waitFor();
     await expect(notice.getByRole('link', { name: 'Sign up for free' }).getAttribute('href')).resolves.toBe('/signup');
+    // The offer names the configured sign-up plan's figures, as the API gives them, not figures written into the page.
+    const { plan } = (await (await fetch(`${base()}/web/api/sign-up-plan`)).json()) as { plan: { daily_conversions: number; monthly_bytes: number } };
+    await notice.filter({ hasText: `${plan.daily_conversions} files a day with ${(plan.monthly_bytes / 1e9).toFixed(2)} GB a month` }).waitFor();
     await expectAccessible(page, 'convert (quota reached)');
     await screenshots(page, 'convert-quota');
     await context.close();
@@ -267,7 +271,7 @@ describe('website', () => {
       expect((await fetch(`${base()}/v1/process/jobs/${created.id}/complete-upload`, { method: 'POST', headers: auth })).status).toBe(200);
       const deadline = Date.now() + CONVERSION_TIMEOUT_MS;
       let job = created;
-      while (!['finished', 'failed'].includes(job.status) && Date.now() < deadline) {
+      while (!TERMINAL_JOB_STATUSES.includes(job.status as JobStatus) && Date.now() < deadline) {
         // Every 2 s: the free plan allows 60 keyed requests a minute.
         await new Promise((resolve) => setTimeout(resolve, 2_000));
         job = (await fetch(`${base()}/v1/process/jobs/${created.id}`, { headers: auth }).then((response) => response.json())) as typeof job;

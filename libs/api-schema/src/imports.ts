@@ -4,8 +4,9 @@ import { DateTime, Id } from './common';
 export const ImportUpload = z
   .object({
     url: z.string().meta({ description: 'Direct route: signed storage URL; send the bytes with method and exactly headers.' }),
-    method: z.literal('PUT'),
+    method: z.enum(['PUT', 'POST']).meta({ description: 'PUT: the raw bytes as the body. POST (S3 storage): a multipart form of parameters, then the file.' }),
     headers: z.record(z.string(), z.string()),
+    parameters: z.record(z.string(), z.string()).meta({ description: 'POST: the form fields to send before the file, in this order; empty for PUT.' }),
     expiresAt: DateTime,
     proxy_url: z.string().meta({ description: 'Proxy route through this API: PUT or POST the raw bytes here (append ?token=<token> or send the API key).' }),
     token: z.string().meta({ description: 'One-use upload token for proxy_url; stands in for the API key.' }),

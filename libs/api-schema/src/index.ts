@@ -5,3 +5,5 @@ export * from './catalogue';
 export * from './imports';
 export * from './openapi';
 export * from './task-result-view';
+export * from './webhook-deliveries';
+export * from './versioning';

@@ -21,8 +21,11 @@ export type JobCreateBody = z.infer<typeof JobCreateBody>;
 export const UploadForm = z
   .object({
     url: z.string().meta({ description: 'Signed, short-lived link to send the bytes to.' }),
-    method: z.literal('PUT'),
-    parameters: z.record(z.string(), z.string()),
+    method: z.enum(['PUT', 'POST']).meta({
+      description:
+        'PUT (fs storage): the raw bytes as the body, with exactly headers. POST (S3 storage): a multipart/form-data body of parameters, in order, then the file as the last field, `file`.',
+    }),
+    parameters: z.record(z.string(), z.string()).meta({ description: 'POST: the form fields to send before the file; empty for PUT.' }),
     headers: z.record(z.string(), z.string()).meta({ description: 'Send exactly these headers; Content-Type is part of the signature.' }),
     expiresAt: DateTime,
   })

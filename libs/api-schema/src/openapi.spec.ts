@@ -56,6 +56,7 @@ describe('openApiDocument', () => {
         'createImport->putImportContent',
         'createJob->completeUpload',
         'createJob->getJob',
+        'createJob->listWebhookDeliveries',
         'getJob->completeUpload',
       ].sort(),
     );

@@ -4,6 +4,9 @@ import { FormatsQuery, FormatList, OptionList, OptionsQuery } from './catalogue'
 import { ErrorBody, Id } from './common';
 import { Import, ImportContentQuery, ImportReceived } from './imports';
 import { Job, JobCreateBody } from './jobs';
+import { type Deprecation, DEPRECATIONS, contractSurface, deprecationOf } from './versioning';
+import { markDeprecations } from './versioning/mark-deprecations';
+import { WebhookDeliveryList } from './webhook-deliveries';
 
 export const API_VERSION = '1.0.0';
 
@@ -43,6 +46,7 @@ const importIdParam = z.object({ importId: Id.meta({ description: 'The import id
 const jobLinks = {
   getJob: { operationId: 'getJob', parameters: { jobId: '$response.body#/id' }, description: 'Poll the job.' },
   completeUpload: { operationId: 'completeUpload', parameters: { jobId: '$response.body#/id' }, description: 'Start the job once its bytes arrived.' },
+  listWebhookDeliveries: { operationId: 'listWebhookDeliveries', parameters: { jobId: '$response.body#/id' }, description: "Read the job's webhook deliveries." },
 };
 const importLinks = {
   putImportContent: {
@@ -111,7 +115,8 @@ const document: ZodOpenApiObject = {
       post: {
         operationId: 'createJob',
         summary: 'Create a job',
-        description: 'sandbox: true needs no key and answers 200 with a simulated finished job.',
+        description:
+          "sandbox: true needs no key and answers 200 with a simulated finished job; a key sent along must be right (401) and the call counts against its rate limit, a keyless one against its address's (429 past either).",
         security: [{ bearer: [] }, { apiKey: [] }, {}],
         requestBody: { required: true, ...json(JobCreateBody) },
         responses: responses(
@@ -156,6 +161,15 @@ const document: ZodOpenApiObject = {
         ),
       },
     },
+    '/v1/process/jobs/{jobId}/webhooks': {
+      get: {
+        operationId: 'listWebhookDeliveries',
+        summary: "The job's webhook deliveries and their attempts",
+        description: "One entry per target (export/webhook tasks and webhook_url), with every attempt made so far. Another account's job is 404.",
+        requestParams: jobIdParam,
+        responses: responses({ 200: { description: 'The delivery log.', ...json(WebhookDeliveryList) } }, [...KEYED, 404, 503]),
+      },
+    },
     '/v1/imports': {
       post: {
         operationId: 'createImport',
@@ -196,7 +210,20 @@ let built: ReturnType<typeof createDocument> | undefined;
  * TRANSMUTE_PUBLIC_URL) instead of the relative `/`.
  */
 export function openApiDocument(publicUrl?: string): ReturnType<typeof createDocument> {
-  built ??= createDocument(document);
+  built ??= markDeprecations(createDocument(document), DEPRECATIONS);
   if (!publicUrl) return built;
   return { ...built, servers: [{ url: publicUrl.replace(/\/+$/, ''), description: 'This installation' }] };
+}
+
+const deprecationsByRoute = new Map<string, Deprecation | undefined>();
+
+/**
+ * What a response of `route` (`get /v1/formats`, the document's path
+ * template) announces with the Deprecation and Sunset headers: the route's
+ * own deprecation, or that of a field it carries.
+ */
+export function deprecationForRoute(route: string, register: readonly Deprecation[] = DEPRECATIONS): Deprecation | undefined {
+  if (register !== DEPRECATIONS) return deprecationOf(route, contractSurface(openApiDocument()), register);
+  if (!deprecationsByRoute.has(route)) deprecationsByRoute.set(route, deprecationOf(route, contractSurface(openApiDocument()), register));
+  return deprecationsByRoute.get(route);
 }

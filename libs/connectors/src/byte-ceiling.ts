@@ -1,5 +1,10 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { ErrorCode, ServiceFailure } from '@transmute/contracts';
+import { ErrorCode, ServiceFailure, describeBytes } from '@transmute/contracts';
+
+/** The one error every import gives past its ceiling: url, s3, sftp and googlecloud alike (413 class, permanent). */
+export function importCeilingExceeded(what: string, maxBytes: number): ServiceFailure {
+  return new ServiceFailure(ErrorCode.PAYLOAD_TOO_LARGE, `${what} is larger than the import ceiling of ${describeBytes(maxBytes)}`);
+}
 
 /** Fails the stream once more than `maxBytes` passed; counted on the bytes, not on a header. */
 export function byteCeiling(maxBytes: number, what: string): Transform {
@@ -8,7 +13,7 @@ export function byteCeiling(maxBytes: number, what: string): Transform {
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
       seen += chunk.length;
       if (seen > maxBytes) {
-        callback(new ServiceFailure(ErrorCode.PAYLOAD_TOO_LARGE, `${what} is larger than the limit of ${maxBytes} bytes`));
+        callback(importCeilingExceeded(what, maxBytes));
         return;
       }
       callback(null, chunk);

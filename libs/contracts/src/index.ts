@@ -15,3 +15,4 @@ export * from './operations.js';
 export * from './format-name.js';
 export * from './sealed-credentials.js';
 export * from './mcp.js';
+export * from './byte-units.js';

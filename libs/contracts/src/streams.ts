@@ -31,13 +31,17 @@ export const Streams = {
 
 /**
  * The job event log: every status change of every job, one subject per job
- * (`job.events.<jobId>`), kept (not a work queue) so a gateway can replay
- * what a reconnecting client missed (`Last-Event-ID` = stream sequence).
+ * (`job.events.<jobId>`), and its converts' progress (`job.events.<jobId>.progress`),
+ * kept (not a work queue) so a gateway can replay what a reconnecting client
+ * missed (`Last-Event-ID` = stream sequence).
  */
 export const JOB_EVENTS_STREAM = {
   name: 'JOB_EVENTS',
   subjects: [Subjects.jobEventsAll],
-  /** A job changes status a handful of times; this bounds a runaway job. */
+  /**
+   * A job changes status a handful of times; this bounds a runaway job. Its
+   * progress subject keeps as many: the latest ones are what a resume needs.
+   */
   maxMessagesPerSubject: 64,
   /** As long as results are kept by default. */
   maxAgeMs: 24 * 3_600_000,
@@ -63,6 +67,8 @@ export const DEAD_LETTERS_STREAM = {
 export const DeadLetterSources = {
   webhookDispatcher: 'webhook-dispatcher',
   orchestrator: 'job-orchestrator',
+  /** A worker pool (importer, exporter, converter-<family>): task work it could not read or report on. */
+  workerPool: (durable: string) => durable,
 } as const;
 
 /** Durable consumer names; one per worker pool. */
@@ -88,4 +94,18 @@ export const LIVE_JOBS = {
   indexBucket: 'jobs_by_account',
   activeStream: 'JOBS_ACTIVE',
   activeSubject: (jobId: string) => `jobs.active.${jobId}`,
+} as const;
+
+/**
+ * Fair scheduling of conversions (docs/decisions.md, "Fair scheduling"): how
+ * many of an account's converts hold a slot (dispatched and not ended), and
+ * the account's converts waiting for one, in order. Only the orchestrator
+ * reads and writes them.
+ */
+export const CONVERT_FAIRNESS = {
+  /** `<hex account id>` -> the holders of that account's slots. */
+  slotsBucket: 'convert_slots',
+  waitingStream: 'CONVERT_WAITING',
+  /** One subject per account: its waiting converts in the order they became ready. */
+  waitingSubject: (accountToken: string) => `convert.waiting.${accountToken}`,
 } as const;

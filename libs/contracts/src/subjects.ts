@@ -10,6 +10,11 @@ export const Subjects = {
   jobsList: 'jobs.list',
   /** Every status change of a job, kept in the JOB_EVENTS stream for the event stream (replay, any replica). */
   jobEvents: (jobId: string) => `job.events.${jobId}`,
+  /**
+   * A running convert's progress, in the same stream on a subject of its own,
+   * so progress never pushes a job's status changes out of the per-subject limit.
+   */
+  jobProgress: (jobId: string) => `job.events.${jobId}.progress`,
   /** All jobs' events: what a gateway follows. */
   jobEventsAll: 'job.events.>',
 

@@ -7,6 +7,10 @@
 #   install-tools.sh test       the platform part, then what only the tests use:
 #                               MinIO, fake-gcs-server, helm, kube-score, sshd,
 #                               chromium and the Python tools (schemathesis, ...)
+#   install-tools.sh images     what `make images` needs: podman, buildah and
+#                               debootstrap, and static builds (no cgo) of
+#                               nats-server, ferretdb and MinIO for the server
+#                               images (FROM scratch), linked from .tools/image-bin
 #
 # Go-built binaries are kept outside the checkout, in
 # ${XDG_CACHE_HOME:-~/.cache}/transmute/bin/<binary>@<version>, and linked from
@@ -30,6 +34,10 @@ PNPM_VERSION="10.20.0"
 export COREPACK_INTEGRITY_KEYS=0 COREPACK_ENABLE_DOWNLOAD_PROMPT=0
 # Build tags/VCS stamping would need a git checkout of the module; we have none.
 export GOFLAGS="${GOFLAGS:--buildvcs=false}"
+# Extra `go build`/`go install` flags and a suffix for the cache key of what
+# they build; the `images` part sets both.
+go_build_flags=()
+key_suffix=""
 
 fail() {
   echo "install-tools: $*" >&2
@@ -56,7 +64,7 @@ require_go() {
 # returns 1 when it is not (the caller builds it with build_into_cache).
 link_from_cache() {
   local binary="$1" key="$2"
-  local cached="${cache_bin}/${binary}@${key}"
+  local cached="${cache_bin}/${binary}@${key}${key_suffix}"
   [[ -x "${cached}" ]] || return 1
   ln -sfn "${cached}" "${tools_bin}/${binary}"
 }
@@ -71,14 +79,14 @@ build_into_cache() {
   local scratch
   scratch="$(mktemp -d "${cache_bin}/.build-${binary}.XXXXXX")"
   OUT="${scratch}/${binary}" "$@"
-  mv -f "${scratch}/${binary}" "${cache_bin}/${binary}@${key}"
+  mv -f "${scratch}/${binary}" "${cache_bin}/${binary}@${key}${key_suffix}"
   rm -rf "${scratch}"
   link_from_cache "${binary}" "${key}"
 }
 
 go_install_to_out() {
   local module="$1"
-  GOBIN="$(dirname "${OUT}")" go install "${module}"
+  GOBIN="$(dirname "${OUT}")" go install "${go_build_flags[@]}" "${module}"
   # go install names the binary after the module's last path element.
   local built
   built="$(dirname "${OUT}")/$(basename "${module%@*}")"
@@ -106,7 +114,7 @@ install_ferretdb() {
     echo "ferretdb (embedded FerretDB v1.24.0) ready (cached in ${cache_bin})"
     return
   fi
-  build_ferretdb() { (cd "${src}" && go build -trimpath -o "${OUT}" .); }
+  build_ferretdb() { (cd "${src}" && go build -trimpath "${go_build_flags[@]}" -o "${OUT}" .); }
   build_into_cache ferretdb "${key}" build_ferretdb
   echo "ferretdb (embedded FerretDB v1.24.0) ready"
 }
@@ -190,17 +198,23 @@ install_python_tools() {
   echo "python tools ready"
 }
 
-# The test-only Go tools of go-tools.txt, cached like nats-server.
+# install_go_tool <binary> <module@version>: one Go tool, cached like nats-server.
+install_go_tool() {
+  local binary="$1" module="$2"
+  if link_from_cache "${binary}" "${module##*@}"; then
+    echo "${binary} ready (cached in ${cache_bin})"
+    return
+  fi
+  echo "building ${binary} (${module}) once into ${cache_bin} ..."
+  build_into_cache "${binary}" "${module##*@}" go_install_to_out "${module}"
+  echo "${binary} ready"
+}
+
+# The test-only Go tools of go-tools.txt.
 install_go_tools() {
   local binary module
   while read -r binary module; do
-    if link_from_cache "${binary}" "${module##*@}"; then
-      echo "${binary} ready (cached in ${cache_bin})"
-      continue
-    fi
-    echo "building ${binary} (${module}) once into ${cache_bin} ..."
-    build_into_cache "${binary}" "${module##*@}" go_install_to_out "${module}"
-    echo "${binary} ready"
+    install_go_tool "${binary}" "${module}"
   done < <(list_entries "${packages_dir}/go-tools.txt")
 }
 
@@ -222,8 +236,26 @@ install_test_tools() {
   install_python_tools
 }
 
+# What `make images` needs: podman, buildah and debootstrap, and the servers
+# the chart runs from images built here, at the versions the devstack runs,
+# statically linked: their images are FROM scratch. The static binaries are
+# cached beside the dynamic builds with the key suffix "-static".
+install_image_tools() {
+  require_go
+  install_apt_packages apt-images.txt
+  tools_bin="${repo_root}/.tools/image-bin"
+  mkdir -p "${tools_bin}"
+  export CGO_ENABLED=0
+  go_build_flags=(-trimpath -ldflags=-s\ -w)
+  key_suffix="-static"
+  install_nats_server
+  install_ferretdb
+  install_go_tool minio "$(list_entries "${packages_dir}/go-tools.txt" | awk '$1 == "minio" { print $2 }')"
+}
+
 case "${1:-platform}" in
   platform) install_platform_tools ;;
   test) install_test_tools ;;
-  *) fail "usage: install-tools.sh [platform|test] (got '$1')" ;;
+  images) install_image_tools ;;
+  *) fail "usage: install-tools.sh [platform|test|images] (got '$1')" ;;
 esac

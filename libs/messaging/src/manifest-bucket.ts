@@ -1,15 +1,17 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { fromBinary, toBinary } from '@bufbuild/protobuf';
-import type { JetStreamClient, KV } from 'nats';
+import type { NatsConnection } from 'nats';
 import { CATALOGUE_MANIFESTS_BUCKET, type FamilyManifest, FamilyManifestSchema } from '@transmute/contracts';
+import { KvBucket } from './kv/kv-bucket';
+import { KvCodecs } from './kv/kv-codecs';
 
 /** A family that stops refreshing its manifest drops out of the catalogue after this long. */
 export const MANIFEST_TTL_MS = 60_000;
 export const MANIFEST_REFRESH_MS = 20_000;
 
-/** The KV bucket where running converter families keep their manifests (created on first use). */
-export function openManifestBucket(js: JetStreamClient): Promise<KV> {
-  return js.views.kv(CATALOGUE_MANIFESTS_BUCKET, { history: 1, ttl: MANIFEST_TTL_MS });
+/** The KV bucket where running converter families keep their manifests, encoded by `encodeManifest` (kept as bytes: the catalogue compares them before decoding). */
+export function manifestBucket(connection: NatsConnection): KvBucket<Uint8Array> {
+  return new KvBucket(connection, { name: CATALOGUE_MANIFESTS_BUCKET, ttlMs: MANIFEST_TTL_MS }, KvCodecs.bytes);
 }
 
 /**

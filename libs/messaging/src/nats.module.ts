@@ -5,6 +5,7 @@ import { JetStreamSetup } from './jetstream-setup';
 import { TaskWorkers } from './task-workers';
 import { WorkPublisher } from './work-publisher';
 import { DeadLetterPublisher } from './dead-letters';
+import { ConsumerRunners } from './consumer/consumer-runners';
 import { NATS_CONNECTION } from './tokens';
 
 export { NATS_CONNECTION };
@@ -60,8 +61,9 @@ export class NatsModule {
         WorkPublisher,
         TaskWorkers,
         DeadLetterPublisher,
+        ConsumerRunners,
       ],
-      exports: [NATS_CONNECTION, JetStreamSetup, WorkPublisher, TaskWorkers, DeadLetterPublisher],
+      exports: [NATS_CONNECTION, JetStreamSetup, WorkPublisher, TaskWorkers, DeadLetterPublisher, ConsumerRunners],
     };
   }
 }

@@ -1,10 +1,22 @@
 import { Logger } from '@nestjs/common';
 import { create, fromBinary } from '@bufbuild/protobuf';
-import type { JetStreamClient, JsMsg } from 'nats';
+import type { JetStreamClient } from 'nats';
 import { Counter, Histogram, register } from 'prom-client';
-import { ServiceFailure, Subjects, type TaskOutcome, TaskOutcomeSchema, type TaskSucceeded, type TaskWork, TaskWorkSchema, asServiceFailure } from '@transmute/contracts';
+import {
+  DeadLetterSources,
+  ServiceFailure,
+  Subjects,
+  type TaskOutcome,
+  TaskOutcomeSchema,
+  type TaskSucceeded,
+  type TaskWork,
+  TaskWorkSchema,
+  asServiceFailure,
+} from '@transmute/contracts';
+import { ConsumerRunner, type Delivery } from './consumer/consumer-runner';
+import { Settle, type Settlement, retryThenDeadLetter } from './consumer/settlement';
+import type { DeadLetterPublisher } from './dead-letters';
 import type { WorkConsumerDefinition } from './jetstream-setup';
-import { PullWorker } from './pull-worker';
 import { retryDelayMs } from './retry';
 import type { WorkPublisher } from './work-publisher';
 
@@ -24,6 +36,9 @@ export interface TaskWorkRunnerOptions {
   handler: TaskHandler;
 }
 
+/** A report to the orchestrator that could not be published comes back this soon. */
+const REPORT_RETRY_MS = 1_000;
+
 const processed =
   (register.getSingleMetric('transmute_tasks_processed_total') as Counter<string>) ??
   new Counter({ name: 'transmute_tasks_processed_total', help: 'Task deliveries handled, by pool and outcome', labelNames: ['pool', 'outcome'] });
@@ -37,127 +52,105 @@ const duration =
   });
 
 /**
- * The one place where task outcomes become JetStream acks. Pulls one message
- * per free slot (nothing waits in a local buffer while a slot is busy), keeps
- * long work alive with `working()`, reports started/succeeded/failed to the
- * orchestrator, naks retryable failures with a delay and reports permanent ones.
+ * A worker pool's consumer policy: reports started, succeeded and failed to
+ * the orchestrator, retries retryable failures with the configured delays,
+ * defers backpressure (a full engine never fails a task), and reports a
+ * permanent failure (or the last retryable one) as the task's failure. The
+ * ConsumerRunner turns each decision into the ack.
  */
 export class TaskWorkRunner {
   private readonly logger: Logger;
-  private readonly worker: PullWorker;
+  private readonly runner: ConsumerRunner<TaskWork>;
+  private readonly pool: string;
 
   constructor(
-    private readonly js: JetStreamClient,
+    js: JetStreamClient,
+    deadLetters: DeadLetterPublisher,
     private readonly publisher: WorkPublisher,
     private readonly options: TaskWorkRunnerOptions,
   ) {
-    this.logger = new Logger(`work:${options.consumer.durable}`);
-    this.worker = new PullWorker(js, options.consumer, options.concurrency, (message, signal) => this.process(message, signal));
+    this.pool = options.consumer.durable;
+    this.logger = new Logger(`work:${this.pool}`);
+    const reportAgain = retryThenDeadLetter([REPORT_RETRY_MS], options.consumer.maxDeliver);
+    this.runner = new ConsumerRunner<TaskWork>(js, deadLetters, {
+      consumer: options.consumer,
+      concurrency: options.concurrency,
+      heartbeat: true,
+      decode: (data) => fromBinary(TaskWorkSchema, data),
+      handle: (delivery) => this.handle(delivery),
+      // The handler's own failures are settled in `handle`; what reaches here is a report that could not be published.
+      onError: (error, delivery) => reportAgain(error, delivery.deliveryCount),
+      deadLetter: ({ value, seq, deliveryCount, reason, data }) => ({
+        id: `task.${this.pool}.${seq}`,
+        source: DeadLetterSources.workerPool(this.pool),
+        kind: value ? 'task.report' : 'task.undecodable',
+        subject: options.consumer.filterSubject,
+        jobId: value?.jobId ?? '',
+        taskName: value?.taskName ?? '',
+        attempts: deliveryCount,
+        error: reason,
+        payload: data,
+      }),
+    });
   }
 
   start(): Promise<void> {
-    return this.worker.start();
+    return this.runner.start();
   }
 
   /** Stops pulling; waits up to `graceMs` for in-flight work, then releases it for immediate redelivery. */
   stop(graceMs: number): Promise<void> {
-    return this.worker.stop(graceMs);
+    return this.runner.stop(graceMs);
   }
 
-  private async process(message: JsMsg, signal: AbortSignal): Promise<void> {
-    const pool = this.options.consumer.durable;
-    let work: TaskWork;
-    try {
-      work = fromBinary(TaskWorkSchema, message.data);
-    } catch (error) {
-      this.logger.error(`dropping undecodable message ${message.seq}: ${(error as Error).message}`);
-      message.term();
-      processed.inc({ pool, outcome: 'undecodable' });
-      return;
-    }
-    const deliveryCount = message.info.deliveryCount;
+  private async handle({ value: work, deliveryCount, signal }: Delivery<TaskWork>): Promise<Settlement> {
     const ref = { jobId: work.jobId, taskName: work.taskName, attempt: work.attempt };
-    const heartbeat = setInterval(() => message.working(), Math.max(500, this.options.consumer.ackWaitMs / 3));
-    const stopTimer = duration.startTimer({ pool });
+    const stopTimer = duration.startTimer({ pool: this.pool });
     try {
       await this.report(create(TaskOutcomeSchema, { ...ref, outcome: { case: 'started', value: {} } }), `started.${deliveryCount}`);
-      const succeeded = await this.options.handler(work, { signal, deliveryCount });
+      let succeeded: TaskSucceeded;
+      try {
+        succeeded = await this.options.handler(work, { signal, deliveryCount });
+      } catch (error) {
+        return await this.failed(work, deliveryCount, signal, error);
+      }
       await this.report(create(TaskOutcomeSchema, { ...ref, outcome: { case: 'succeeded', value: succeeded } }), 'done');
-      message.ack();
-      processed.inc({ pool, outcome: 'succeeded' });
-    } catch (error) {
-      await this.settleFailure(message, work, error, signal);
+      processed.inc({ pool: this.pool, outcome: 'succeeded' });
+      return Settle.ack();
     } finally {
-      clearInterval(heartbeat);
       stopTimer();
     }
   }
 
-  private async settleFailure(message: JsMsg, work: TaskWork, error: unknown, signal: AbortSignal): Promise<void> {
-    const pool = this.options.consumer.durable;
-    const deliveryCount = message.info.deliveryCount;
+  private async failed(work: TaskWork, deliveryCount: number, signal: AbortSignal, error: unknown): Promise<Settlement> {
     if (signal.aborted) {
-      message.nak();
-      processed.inc({ pool, outcome: 'released' });
-      return;
+      processed.inc({ pool: this.pool, outcome: 'released' });
+      return Settle.release();
     }
     const failure = asServiceFailure(error);
     const where = `${work.jobId}/${work.taskName} (delivery ${deliveryCount})`;
-    if (failure.backpressure) return this.deferBusy(message, where, failure);
+    if (failure.backpressure) {
+      // The process is full, the task did nothing wrong: it comes back later and is never failed for it.
+      const delay = retryDelayMs(this.options.retryDelaysMs, 1);
+      this.logger.log(`${where} deferred for ${delay} ms: ${failure.message}`);
+      processed.inc({ pool: this.pool, outcome: 'deferred' });
+      return Settle.defer(delay);
+    }
     if (failure.retryable && deliveryCount < this.options.consumer.maxDeliver) {
       const delay = retryDelayMs(this.options.retryDelaysMs, deliveryCount);
       this.logger.warn({ err: failure.cause ?? failure }, `${where} failed, retrying in ${delay} ms: ${failure.message}`);
-      message.nak(delay);
-      processed.inc({ pool, outcome: 'retried' });
-      return;
+      processed.inc({ pool: this.pool, outcome: 'retried' });
+      return Settle.retry(delay);
     }
     this.logger.warn({ err: failure.cause ?? failure }, `${where} failed: ${failure.message}`);
     const reported = failure.retryable ? new ServiceFailure(failure.code, `${failure.message} (gave up after ${deliveryCount} attempts)`) : failure;
-    try {
-      await this.report(
-        create(TaskOutcomeSchema, {
-          jobId: work.jobId,
-          taskName: work.taskName,
-          attempt: work.attempt,
-          outcome: { case: 'failed', value: { error: reported.toMessage() } },
-        }),
-        'done',
-      );
-      message.ack();
-      processed.inc({ pool, outcome: 'failed' });
-    } catch (reportError) {
-      // The outcome could not be recorded: keep the message so the report is retried.
-      this.logger.error(`could not report failure of ${where}: ${(reportError as Error).message}`);
-      message.nak(1_000);
-    }
-  }
-
-  /**
-   * The process is full, the task did nothing wrong: it comes back later and
-   * is never failed for it. Naked with a delay while JetStream has deliveries
-   * left; on the last one it is published again as a fresh message (its own
-   * delivery count) and the spent one acknowledged.
-   */
-  private async deferBusy(message: JsMsg, where: string, failure: ServiceFailure): Promise<void> {
-    const pool = this.options.consumer.durable;
-    const delay = retryDelayMs(this.options.retryDelaysMs, 1);
-    const { maxDeliver } = this.options.consumer;
-    if (maxDeliver < 0 || message.info.deliveryCount < maxDeliver) {
-      this.logger.log(`${where} deferred for ${delay} ms: ${failure.message}`);
-      message.nak(delay);
-      processed.inc({ pool, outcome: 'deferred' });
-      return;
-    }
-    try {
-      // No message id: the original's would be dropped as a duplicate within the stream's window.
-      await this.js.publish(message.subject, message.data);
-      message.ack();
-      this.logger.log(`${where} re-queued as a fresh message: ${failure.message}`);
-      processed.inc({ pool, outcome: 'deferred' });
-    } catch (publishError) {
-      this.logger.warn(`could not re-queue ${where}: ${(publishError as Error).message}`);
-      message.nak(delay);
-    }
+    // A report that cannot be published throws: the runner brings the message back and the report is made again.
+    await this.report(
+      create(TaskOutcomeSchema, { jobId: work.jobId, taskName: work.taskName, attempt: work.attempt, outcome: { case: 'failed', value: { error: reported.toMessage() } } }),
+      'done',
+    );
+    processed.inc({ pool: this.pool, outcome: 'failed' });
+    return Settle.ack();
   }
 
   private report(outcome: TaskOutcome, kind: string): Promise<void> {

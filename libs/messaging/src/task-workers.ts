@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { type ConfigOf, envVar, positiveInt } from '@transmute/service-kit';
 import type { WorkStreamDefinition } from '@transmute/contracts';
 import { JetStreamSetup } from './jetstream-setup';
+import { DeadLetterPublisher } from './dead-letters';
 import { type TaskHandler, TaskWorkRunner } from './task-work-runner';
 import { NATS_CONNECTION } from './tokens';
 import { WorkPublisher } from './work-publisher';
@@ -42,6 +43,7 @@ export class TaskWorkers {
   constructor(
     private readonly setup: JetStreamSetup,
     private readonly publisher: WorkPublisher,
+    private readonly deadLetters: DeadLetterPublisher,
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
   ) {}
 
@@ -55,7 +57,7 @@ export class TaskWorkers {
     };
     // Ensures the stream too.
     await this.setup.ensureWorkConsumer(consumer);
-    const runner = new TaskWorkRunner(this.connection.jetstream(), this.publisher, {
+    const runner = new TaskWorkRunner(this.connection.jetstream(), this.deadLetters, this.publisher, {
       consumer,
       concurrency: options.config.workerConcurrency,
       retryDelaysMs: options.config.retryDelaysMs,

@@ -3,13 +3,13 @@ import { Controller, Get, type INestApplication, Logger, Module } from '@nestjs/
 import { NestFactory } from '@nestjs/core';
 import { create, fromBinary } from '@bufbuild/protobuf';
 import { Logger as PinoLogger } from 'nestjs-pino';
-import type { NatsConnection } from 'nats';
 import { ServiceFailure, type SigningSecretRequest, SigningSecretReplySchema, SigningSecretRequestSchema, type WorkStreamDefinition } from '@transmute/contracts';
 import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
 import { ServiceKitModule, baseConfig, currentRequestId, loadConfig, runWithRequestId } from '@transmute/service-kit';
-import { JetStreamSetup } from '../src/jetstream-setup';
-import { NATS_CONNECTION, NatsModule } from '../src/nats.module';
-import { PullWorker } from '../src/pull-worker';
+import { type ConsumerRunner } from '../src/consumer/consumer-runner';
+import { ConsumerRunners } from '../src/consumer/consumer-runners';
+import { Settle } from '../src/consumer/settlement';
+import { NatsModule } from '../src/nats.module';
 import { RpcClient, RpcClientModule, RpcHandler, connectRpcServer } from '../src/rpc';
 import { WorkPublisher } from '../src/work-publisher';
 
@@ -61,7 +61,7 @@ class ProbeController {
 let infra: RunningInfra;
 let app: INestApplication;
 let baseUrl: string;
-let worker: PullWorker;
+let worker: ConsumerRunner<SigningSecretRequest>;
 let rpc: RpcClient;
 
 beforeAll(async () => {
@@ -88,17 +88,19 @@ beforeAll(async () => {
   baseUrl = await app.getUrl();
   rpc = app.get(RpcClient);
 
-  const setup = app.get(JetStreamSetup);
-  await setup.ensureWorkConsumer(consumer);
-  const connection = app.get<NatsConnection>(NATS_CONNECTION);
   const consumerLogger = new Logger('Consumer');
-  worker = new PullWorker(connection.jetstream(), consumer, 1, async (message) => {
-    const decoded = fromBinary(SigningSecretRequestSchema, message.data);
-    consumerLogger.log(`working on ${decoded.accountId}`);
-    consumed.set(decoded.accountId, currentRequestId());
-    message.ack();
+  worker = await app.get(ConsumerRunners).start<SigningSecretRequest>({
+    consumer,
+    concurrency: 1,
+    decode: (data) => fromBinary(SigningSecretRequestSchema, data),
+    handle: async ({ value }) => {
+      consumerLogger.log(`working on ${value.accountId}`);
+      consumed.set(value.accountId, currentRequestId());
+      return Settle.ack();
+    },
+    onError: () => Settle.retry(100),
+    deadLetter: ({ seq, reason }) => ({ id: `it-rid.${seq}`, source: 'it-rid', kind: 'test', error: reason }),
   });
-  await worker.start();
 });
 
 afterAll(async () => {

@@ -12,6 +12,7 @@ import {
   type WorkStreamDefinition,
 } from '@transmute/contracts';
 import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
+import { DeadLetterPublisher } from '../src/dead-letters';
 import { JetStreamSetup } from '../src/jetstream-setup';
 import type { TaskHandler } from '../src/task-work-runner';
 import { TaskWorkers } from '../src/task-workers';
@@ -32,7 +33,7 @@ beforeAll(async () => {
   nc = await connect({ servers: infra.natsUrl });
   setup = new JetStreamSetup(nc);
   publisher = new WorkPublisher(nc);
-  workers = new TaskWorkers(setup, publisher, nc);
+  workers = new TaskWorkers(setup, publisher, new DeadLetterPublisher(setup, nc), nc);
   await setup.ensureStream(outcomesStream);
   // Collect every outcome the runner reports, as the orchestrator would.
   nc.subscribe(Subjects.tasksOutcomes, { callback: (_error, message) => outcomes.push(fromBinary(TaskOutcomeSchema, message.data)) });

@@ -35,6 +35,18 @@ class MongoReadiness implements OnModuleInit {
 }
 
 /**
+ * How every service connects. A store that restarts is read again within a
+ * second of listening, with the driver's own reconnection (it re-checks the
+ * server as soon as an operation fails): test/store-restart.int-spec.ts
+ * measures it, busy and idle, so a change here that slows it fails there.
+ */
+export const MONGO_CONNECTION_OPTIONS = {
+  serverSelectionTimeoutMS: 5_000,
+  // Index builds are issued by each schema at start-up; cheap and idempotent.
+  autoIndex: true,
+} as const;
+
+/**
  * The owning service's MongoDB connection. Queries stay within what FerretDB
  * serves: no transactions, no change streams, no positional array updates.
  */
@@ -43,13 +55,7 @@ export class PersistenceModule {
   static forRoot(uri: string): DynamicModule {
     return {
       module: PersistenceModule,
-      imports: [
-        MongooseModule.forRoot(uri, {
-          serverSelectionTimeoutMS: 5_000,
-          // Index builds are issued by each schema at start-up; cheap and idempotent.
-          autoIndex: true,
-        }),
-      ],
+      imports: [MongooseModule.forRoot(uri, MONGO_CONNECTION_OPTIONS)],
       providers: [MongoReadiness],
     };
   }

@@ -1,11 +1,16 @@
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
-import { ReadinessRegistry } from './readiness';
+import { type ReadinessCheck, type ReadinessState, ReadinessRegistry } from './readiness';
 
 const CHECK_TIMEOUT_MS = 2_000;
 
-function withTimeout(check: () => Promise<boolean>): Promise<boolean> {
-  return Promise.race([check().catch(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), CHECK_TIMEOUT_MS).unref())]);
+function withTimeout(check: ReadinessCheck): Promise<ReadinessState> {
+  const verdict = check().then(
+    (answer): ReadinessState => (typeof answer === 'boolean' ? { ready: answer } : answer),
+    (): ReadinessState => ({ ready: false }),
+  );
+  const late = new Promise<ReadinessState>((resolve) => setTimeout(() => resolve({ ready: false, detail: `no answer within ${CHECK_TIMEOUT_MS} ms` }), CHECK_TIMEOUT_MS).unref());
+  return Promise.race([verdict, late]);
 }
 
 @Controller()
@@ -28,7 +33,9 @@ export class HealthController {
   ready() {
     const checks = this.readiness.entries().map(([name, check]) => async () => {
       const indicator = this.indicators.check(name);
-      return (await withTimeout(check)) ? indicator.up() : indicator.down({ message: `${name} is not reachable` });
+      const { ready, detail } = await withTimeout(check);
+      if (ready) return detail ? indicator.up({ detail }) : indicator.up();
+      return indicator.down({ message: detail ?? `${name} is not reachable` });
     });
     checks.push(async () => {
       const indicator = this.indicators.check('lifecycle');

@@ -8,3 +8,4 @@ export * from './http-limits';
 export * from './local-endpoints';
 export * from './request-context';
 export * from './request-id.middleware';
+export * from './clock';

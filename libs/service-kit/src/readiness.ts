@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 
-export type ReadinessCheck = () => Promise<boolean>;
+/** A check's verdict; `detail` says what `/readyz` shows (why it is down, or what it is waiting for). */
+export interface ReadinessState {
+  ready: boolean;
+  detail?: string;
+}
+
+export type ReadinessCheck = () => Promise<boolean | ReadinessState>;
 
 /**
  * Modules that hold a connection register a check here; `/readyz` is up only

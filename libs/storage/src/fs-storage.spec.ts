@@ -64,4 +64,16 @@ describe('FsStorage', () => {
     expect(storage.signer.verify({ ...request, method: 'GET' }, signature)).toBe('invalid');
     expect(storage.signer.verify(request, signature, expires + 1)).toBe('expired');
   });
+
+  it('names the account an upload is held to in the link, signed: moving the charge to another account breaks it', async () => {
+    const target = await storage.presignUpload('jobs/a/in', { contentType: 'application/octet-stream', expiresInSeconds: 60, ceiling: { accountId: 'acme', maxBytes: 1_000 } });
+    const url = new URL(target.url);
+    expect(url.searchParams.get('account')).toBe('acme');
+    const request = { method: 'PUT', path: url.pathname, expires: Number(url.searchParams.get('expires')), contentType: 'application/octet-stream', filename: '', account: 'acme' };
+    const signature = url.searchParams.get('signature') ?? '';
+    expect(storage.signer.verify(request, signature)).toBe('valid');
+    expect(storage.signer.verify({ ...request, account: 'other' }, signature)).toBe('invalid');
+    expect(storage.signer.verify({ ...request, account: '' }, signature)).toBe('invalid');
+    expect(target).toMatchObject({ method: 'PUT', parameters: {} });
+  });
 });

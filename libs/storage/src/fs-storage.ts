@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceFailure } from '@transmute/contracts';
-import { type Storage, type StoredObject, type UploadTarget, assertSafeKey } from './storage';
+import { type Storage, type StoredObject, type UploadOptions, type UploadTarget, assertSafeKey } from './storage';
 import { UrlSigner } from './url-signer';
 
 /** Path under the public URL where the gateway serves the fs driver's signed links. */
@@ -70,16 +70,24 @@ export class FsStorage implements Storage {
     return sweepDirectory(this.options.root, cutoff.getTime(), true);
   }
 
-  async presignUpload(key: string, options: { contentType: string; expiresInSeconds: number }): Promise<UploadTarget> {
+  /**
+   * A signed PUT to the gateway's storage route. With a ceiling the link names
+   * the account (signed), and the route reads that account's remaining quota
+   * when the bytes arrive: the ceiling is what is left then, not when the
+   * link was made.
+   */
+  async presignUpload(key: string, options: UploadOptions): Promise<UploadTarget> {
     assertSafeKey(key);
     const expires = Math.floor(Date.now() / 1000) + options.expiresInSeconds;
     const path = `${FS_STORAGE_ROUTE}/${key}`;
-    const signature = this.signer.sign({ method: 'PUT', path, expires, contentType: options.contentType, filename: '' });
-    const query = new URLSearchParams({ expires: String(expires), signature });
+    const account = options.ceiling?.accountId ?? '';
+    const signature = this.signer.sign({ method: 'PUT', path, expires, contentType: options.contentType, filename: '', account });
+    const query = new URLSearchParams({ expires: String(expires), ...(account && { account }), signature });
     return {
       url: `${this.options.publicUrl}${path}?${query.toString()}`,
       method: 'PUT',
       headers: { 'Content-Type': options.contentType },
+      parameters: {},
       expiresAt: new Date(expires * 1000),
     };
   }

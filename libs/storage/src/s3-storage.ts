@@ -1,15 +1,28 @@
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, paginateListObjectsV2 } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  paginateListObjectsV2,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { ServiceFailure } from '@transmute/contracts';
-import { type Storage, type StoredObject, type UploadTarget, assertSafeKey } from './storage';
+import { BYTES_PER_GB, ServiceFailure } from '@transmute/contracts';
+import { type Storage, type StoredObject, type UploadOptions, type UploadTarget, assertSafeKey } from './storage';
 
 export interface S3StorageOptions {
   bucket: string;
   region: string;
   /** An S3-compatible endpoint (MinIO); empty for AWS. Path-style addressing when set. */
   endpoint: string;
+  /** Where clients reach the store, when not at `endpoint` (in a cluster: an ingress or a node port); empty: `endpoint`. */
+  publicEndpoint?: string;
   /** Empty: the AWS SDK's default chain (environment, instance role ...). */
   accessKeyId: string;
   secretAccessKey: string;
@@ -18,28 +31,57 @@ export interface S3StorageOptions {
 /** Parts of a multipart upload: S3's minimum is 5 MiB; two in flight bound the memory one upload holds. */
 const PART_BYTES = 8 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
+/** The spec: "the file is application/octet-stream", whatever it holds; stored and served as such. */
+export const STORED_CONTENT_TYPE = 'application/octet-stream';
+/** S3 takes at most 5 GB in one POST; a ceiling above that is S3's, not the quota's. */
+const POST_MAX_BYTES = 5 * BYTES_PER_GB;
 
 /**
  * The platform's storage in an S3 bucket (AWS or MinIO). Clients upload with a
- * presigned PUT that signs Content-Type, so another type is refused by S3
- * itself, and download with a presigned GET that names the file.
+ * presigned POST policy that fixes Content-Type and bounds the size to the
+ * account's remaining quota (a presigned PUT cannot bound a size it does not
+ * know), or, without a ceiling, a presigned PUT that signs Content-Type; and
+ * download with a presigned GET that names the file.
  */
 export class S3Storage implements Storage {
   private readonly client: S3Client;
+  /** Signs the links clients use; SigV4 signs the host, so a link must be signed for the address the client will call. */
+  private readonly signer: S3Client;
 
   constructor(private readonly options: S3StorageOptions) {
-    this.client = new S3Client({
-      region: options.region,
-      ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
-      ...(options.accessKeyId ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } } : {}),
-    });
+    this.client = s3Client(options, options.endpoint);
+    this.signer = options.publicEndpoint ? s3Client(options, options.publicEndpoint) : this.client;
+  }
+
+  /**
+   * Creates the bucket unless it exists (TRANSMUTE_STORAGE_S3_CREATE_BUCKET):
+   * for a store the platform runs itself, where nobody made it beforehand.
+   * Two services racing here both succeed.
+   */
+  async ensureBucket(): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.options.bucket }));
+      return;
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+    try {
+      await this.client.send(new CreateBucketCommand({ Bucket: this.options.bucket }));
+    } catch (error) {
+      if ((error as { name?: string }).name !== 'BucketAlreadyOwnedByYou') throw error;
+    }
   }
 
   async put(key: string, body: Readable): Promise<StoredObject> {
     assertSafeKey(key);
     let size = 0;
     body.on('data', (chunk: Buffer) => (size += chunk.length));
-    await new Upload({ client: this.client, params: { Bucket: this.options.bucket, Key: key, Body: body }, partSize: PART_BYTES, queueSize: PARTS_IN_FLIGHT }).done();
+    await new Upload({
+      client: this.client,
+      params: { Bucket: this.options.bucket, Key: key, Body: body, ContentType: STORED_CONTENT_TYPE },
+      partSize: PART_BYTES,
+      queueSize: PARTS_IN_FLIGHT,
+    }).done();
     return { size };
   }
 
@@ -87,16 +129,35 @@ export class S3Storage implements Storage {
     return deleted;
   }
 
-  async presignUpload(key: string, options: { contentType: string; expiresInSeconds: number }): Promise<UploadTarget> {
+  async presignUpload(key: string, options: UploadOptions): Promise<UploadTarget> {
     assertSafeKey(key);
+    if (options.ceiling) return this.presignPost(key, options, options.ceiling.maxBytes);
     const command = new PutObjectCommand({ Bucket: this.options.bucket, Key: key, ContentType: options.contentType });
-    const url = await getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds, signableHeaders: new Set(['content-type']) });
+    const url = await getSignedUrl(this.signer, command, { expiresIn: options.expiresInSeconds, signableHeaders: new Set(['content-type']) });
     return {
       url,
       method: 'PUT',
       headers: { 'Content-Type': options.contentType },
+      parameters: {},
       expiresAt: new Date(Date.now() + options.expiresInSeconds * 1000),
     };
+  }
+
+  /**
+   * A POST policy: S3 itself refuses a body over `maxBytes` (EntityTooLarge)
+   * or of another Content-Type before it stores anything. The client sends a
+   * multipart form: every parameter, then the file as the last field.
+   */
+  private async presignPost(key: string, options: UploadOptions, maxBytes: number): Promise<UploadTarget> {
+    const { url, fields } = await createPresignedPost(this.client, {
+      Bucket: this.options.bucket,
+      Key: key,
+      // Every field is also a condition of the policy; 200 (not S3's default 204) answers like the PUT route.
+      Conditions: [['content-length-range', 0, Math.min(maxBytes, POST_MAX_BYTES)]],
+      Fields: { 'Content-Type': options.contentType, success_action_status: '200' },
+      Expires: options.expiresInSeconds,
+    });
+    return { url, method: 'POST', headers: {}, parameters: fields, expiresAt: new Date(Date.now() + options.expiresInSeconds * 1000) };
   }
 
   async presignDownload(key: string, options: { filename: string; expiresInSeconds: number }): Promise<string> {
@@ -105,9 +166,19 @@ export class S3Storage implements Storage {
       Bucket: this.options.bucket,
       Key: key,
       ResponseContentDisposition: contentDisposition(options.filename),
+      // Signed into the link: S3 answers with this type even for an object stored with another (an older upload).
+      ResponseContentType: STORED_CONTENT_TYPE,
     });
-    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
+    return getSignedUrl(this.signer, command, { expiresIn: options.expiresInSeconds });
   }
+}
+
+function s3Client(options: S3StorageOptions, endpoint: string): S3Client {
+  return new S3Client({
+    region: options.region,
+    ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
+    ...(options.accessKeyId ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } } : {}),
+  });
 }
 
 function isNotFound(error: unknown): boolean {

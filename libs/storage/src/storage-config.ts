@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envVar, secretKey } from '@transmute/service-kit';
+import { envVar, flag, secretKey } from '@transmute/service-kit';
 
 /** Variables of every service that reads or writes stored files. */
 export function storageConfig() {
@@ -9,12 +9,26 @@ export function storageConfig() {
       z.enum(['fs', 's3']).default('fs'),
       'Storage driver: fs (embedded, files under TRANSMUTE_STORAGE_FS_ROOT) or s3 (AWS S3 or an S3-compatible store such as MinIO).',
     ),
-    storageS3Bucket: envVar('TRANSMUTE_STORAGE_S3_BUCKET', z.string().default(''), 's3 driver: the bucket holding every source and result (must exist).'),
+    storageS3Bucket: envVar(
+      'TRANSMUTE_STORAGE_S3_BUCKET',
+      z.string().default(''),
+      's3 driver: the bucket holding every source and result (must exist unless TRANSMUTE_STORAGE_S3_CREATE_BUCKET).',
+    ),
     storageS3Region: envVar('TRANSMUTE_STORAGE_S3_REGION', z.string().default('us-east-1'), "s3 driver: the bucket's region."),
     storageS3Endpoint: envVar(
       'TRANSMUTE_STORAGE_S3_ENDPOINT',
       z.union([z.literal(''), z.url()]).default(''),
-      's3 driver: an S3-compatible endpoint (MinIO), reachable by clients too since signed links point at it; empty for AWS.',
+      's3 driver: an S3-compatible endpoint (MinIO); empty for AWS. Signed links point at it too unless TRANSMUTE_STORAGE_S3_PUBLIC_ENDPOINT is set.',
+    ),
+    storageS3PublicEndpoint: envVar(
+      'TRANSMUTE_STORAGE_S3_PUBLIC_ENDPOINT',
+      z.union([z.literal(''), z.url()]).default(''),
+      "s3 driver: the endpoint clients reach, when it differs from TRANSMUTE_STORAGE_S3_ENDPOINT (the services' own, in-cluster one); signed links point at it. Empty: the same endpoint.",
+    ),
+    storageS3CreateBucket: envVar(
+      'TRANSMUTE_STORAGE_S3_CREATE_BUCKET',
+      flag().default(false),
+      's3 driver: create the bucket at start-up when it is missing (a MinIO the platform runs itself). Default false: the bucket must exist.',
     ),
     storageS3AccessKeyId: envVar(
       'TRANSMUTE_STORAGE_S3_ACCESS_KEY_ID',
@@ -50,6 +64,8 @@ export interface StorageConfig {
   storageS3Bucket: string;
   storageS3Region: string;
   storageS3Endpoint: string;
+  storageS3PublicEndpoint: string;
+  storageS3CreateBucket: boolean;
   storageS3AccessKeyId: string;
   storageS3SecretAccessKey: string;
   storageFsRoot: string;

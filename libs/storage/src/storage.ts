@@ -2,10 +2,31 @@ import type { Readable } from 'node:stream';
 
 export interface UploadTarget {
   url: string;
-  method: 'PUT';
+  /** PUT: the raw bytes as the body. POST: a multipart form, `parameters` first, the file last (S3's POST policy). */
+  method: 'PUT' | 'POST';
   /** Headers the client must send exactly; `Content-Type` is part of the signature. */
   headers: Record<string, string>;
+  /** Form fields to send, in this order, before the file (POST); empty for PUT. */
+  parameters: Record<string, string>;
   expiresAt: Date;
+}
+
+/**
+ * "No fixed limit; ceiling is remaining quota" (spec, Limits): the account an
+ * upload is charged to and what its quota had left when the link was made.
+ */
+export interface UploadCeiling {
+  /** The fs driver signs it into the link, and the gateway reads the account's quota again when the bytes arrive. */
+  accountId: string;
+  /** The S3 driver signs it into the POST policy (`content-length-range`): S3 refuses more before storing a byte. */
+  maxBytes: number;
+}
+
+export interface UploadOptions {
+  contentType: string;
+  expiresInSeconds: number;
+  /** Absent: no ceiling (platform-internal uploads). */
+  ceiling?: UploadCeiling;
 }
 
 export interface StoredObject {
@@ -24,8 +45,8 @@ export interface Storage {
   delete(key: string): Promise<void>;
   /** Deletes every object last written before `cutoff` (the retention sweep); returns how many. */
   deleteOlderThan(cutoff: Date): Promise<number>;
-  /** A short-lived URL the client sends the bytes to directly. */
-  presignUpload(key: string, options: { contentType: string; expiresInSeconds: number }): Promise<UploadTarget>;
+  /** A short-lived URL the client sends the bytes to directly, held to the ceiling when one is given. */
+  presignUpload(key: string, options: UploadOptions): Promise<UploadTarget>;
   /** A short-lived URL that serves the object as an attachment named `filename`. */
   presignDownload(key: string, options: { filename: string; expiresInSeconds: number }): Promise<string>;
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { KV, NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import { type FamilyManifest, ServiceFailure } from '@transmute/contracts';
-import { NATS_CONNECTION, decodeManifest, openManifestBucket } from '@transmute/messaging';
+import { type KvBucket, NATS_CONNECTION, decodeManifest, manifestBucket } from '@transmute/messaging';
 import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
 import type { CatalogueConfig } from './config';
 import { CatalogueIndex } from './catalogue-index';
@@ -16,21 +16,25 @@ const EXPIRY_CHECK_MS = 10_000;
 export class ManifestStore implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ManifestStore.name);
   private readonly manifests = new Map<string, { encoded: Uint8Array; manifest: FamilyManifest }>();
-  private bucket?: KV;
+  private readonly bucket: KvBucket<Uint8Array>;
+  private opened = false;
   private timer?: NodeJS.Timeout;
   private stopWatch?: () => void;
   private current = new CatalogueIndex([]);
   private loaded = false;
 
   constructor(
-    @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
+    @Inject(NATS_CONNECTION) connection: NatsConnection,
     private readonly readiness: ReadinessRegistry,
     @Inject(SERVICE_CONFIG) private readonly config: CatalogueConfig,
-  ) {}
+  ) {
+    this.bucket = manifestBucket(connection);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.bucket = await openManifestBucket(this.connection.jetstream());
-    this.readiness.register('manifests', async () => this.bucket !== undefined);
+    await this.bucket.open();
+    this.opened = true;
+    this.readiness.register('manifests', async () => this.opened);
     await this.rebuild();
     this.loaded = true;
     const watch = await this.bucket.watch({ ignoreDeletes: false });
@@ -63,8 +67,8 @@ export class ManifestStore implements OnApplicationBootstrap, OnApplicationShutd
   /** Reads every family present in the bucket; used once at start, before the watch takes over. */
   private async rebuild(): Promise<void> {
     for (const key of await this.presentFamilies()) {
-      const entry = await this.bucket!.get(key);
-      if (entry?.operation === 'PUT') this.put(key, entry.value);
+      const entry = await this.bucket.get(key);
+      if (entry) this.put(key, entry.value);
     }
     this.reindex();
   }
@@ -79,11 +83,8 @@ export class ManifestStore implements OnApplicationBootstrap, OnApplicationShutd
     if (changed) this.reindex();
   }
 
-  private async presentFamilies(): Promise<string[]> {
-    // Collect the keys first: awaiting a get inside the keys() iteration ends it after the first key (nats.js 2.29).
-    const keys: string[] = [];
-    for await (const key of await this.bucket!.keys()) keys.push(key);
-    return keys;
+  private presentFamilies(): Promise<string[]> {
+    return this.bucket.keys();
   }
 
   /**

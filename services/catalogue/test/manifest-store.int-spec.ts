@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { connect, type NatsConnection } from 'nats';
 import { FamilyManifestSchema } from '@transmute/contracts';
 import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
-import { encodeManifest, openManifestBucket } from '@transmute/messaging';
+import { encodeManifest, manifestBucket } from '@transmute/messaging';
 import { ReadinessRegistry } from '@transmute/service-kit';
 import type { CatalogueConfig } from '../src/config';
 import { ManifestStore } from '../src/manifest-store';
@@ -28,7 +28,7 @@ describe('ManifestStore on real NATS', () => {
   });
 
   it('lists the inputs of every announced family after a rebuild', async () => {
-    const bucket = await openManifestBucket(nc.jetstream());
+    const bucket = manifestBucket(nc);
     const families = ['image', 'video', 'audio', 'document', 'ebook'];
     for (const [n, family] of families.entries()) await bucket.put(family, encodeManifest(manifest(family, [`in${n}a`, `in${n}b`])));
 
@@ -40,7 +40,7 @@ describe('ManifestStore on real NATS', () => {
   });
 
   it('applies a changed manifest at once and forgets a removed family', async () => {
-    const bucket = await openManifestBucket(nc.jetstream());
+    const bucket = manifestBucket(nc);
     await bucket.put('image', encodeManifest(manifest('image', ['fresh'])));
     await bucket.delete('video');
 

@@ -1,4 +1,4 @@
-import { decodeManifest, openManifestBucket } from '@transmute/messaging';
+import { decodeManifest, manifestBucket } from '@transmute/messaging';
 import { CUBE_OBJ } from '../src/families/3d/three-d.proof';
 import { ConverterProcess } from './converter-process';
 
@@ -13,7 +13,7 @@ describe('converter worker', () => {
   afterAll(() => converter.stop());
 
   it('announces its manifest to the catalogue bucket', async () => {
-    const bucket = await openManifestBucket(converter.nc.jetstream());
+    const bucket = manifestBucket(converter.nc);
     const manifest = await converter.until(async () => {
       const found = await bucket.get('3d');
       return found?.value.length ? decodeManifest(found.value) : undefined;

@@ -2,20 +2,27 @@ import { type DynamicModule, Module, type NestApplicationOptions } from '@nestjs
 import { NatsModule, RpcClientModule } from '@transmute/messaging';
 import { ServiceKitModule } from '@transmute/service-kit';
 import { StorageModule } from '@transmute/storage';
-import { AccountsModule } from './accounts/accounts.module';
+import { PersistenceModule } from '@transmute/persistence';
+import { AccountsModule } from './accounts';
 import { AssistantsModule } from './assistants/assistants.module';
-import { AuthModule } from './auth/auth.module';
+import { AuthModule } from './auth';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import type { GatewayConfig } from './config';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { DownloadsModule } from './downloads/downloads.module';
 import { ErrorsModule } from './errors/errors.module';
 import { ImportsModule } from './imports/imports.module';
 import { EventsModule } from './events/events.module';
 import { JobsModule } from './jobs/jobs.module';
-import { OAuthModule } from './oauth/oauth.module';
+import { ClientIpModule } from './http/client-ip.module';
+import { KeysModule } from './keys';
+import { LimitsModule } from './limits';
+import { OAuthModule } from './oauth';
 import { OpenApiModule } from './openapi/openapi.module';
-import { PeopleModule } from './people/people.module';
+import { PeopleModule } from './people';
+import { SessionsModule } from './sessions';
 import { StorageRoutesModule } from './storage-routes/storage-routes.module';
+import { UploadsModule } from './uploads/uploads.module';
 import { WebsiteModule } from './website/website.module';
 
 export const SERVICE_NAME = 'gateway';
@@ -30,7 +37,8 @@ export const GATEWAY_APP_OPTIONS = { bodyParser: false } as const satisfies Nest
 /** Where the website's upload forms point besides the gateway: the S3 endpoint (or AWS) with the s3 driver. */
 function uploadOrigins(config: GatewayConfig): string[] {
   if (config.storageDriver !== 's3') return [];
-  return config.storageS3Endpoint ? [new URL(config.storageS3Endpoint).origin] : ['https://*.amazonaws.com'];
+  const clientsReach = config.storageS3PublicEndpoint || config.storageS3Endpoint;
+  return clientsReach ? [new URL(clientsReach).origin] : ['https://*.amazonaws.com'];
 }
 
 @Module({})
@@ -45,9 +53,17 @@ export class AppModule {
         RpcClientModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
         StorageModule.forRoot(config),
         ErrorsModule,
-        AccountsModule.forRoot(config),
+        // The identity rooms, each owning its data; arrows only run down this list (see docs/decisions.md).
+        PersistenceModule.forRoot(config.mongoUri),
+        ClientIpModule,
+        LimitsModule,
         AuthModule,
+        AccountsModule.forRoot(),
+        KeysModule.forRoot(),
+        SessionsModule,
+        UploadsModule,
         PeopleModule,
+        DashboardModule,
         JobsModule,
         EventsModule,
         CatalogueModule,

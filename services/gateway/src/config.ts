@@ -1,20 +1,27 @@
 import { z } from 'zod';
+import { BYTES_PER_GB, BYTES_PER_MB } from '@transmute/contracts';
 import { type ConfigOf, baseConfig, envVar, positiveInt } from '@transmute/service-kit';
 import { downloadTokenConfig, storageConfig } from '@transmute/storage';
-import { accountsConfig } from './accounts/accounts.config';
+import { mongoConfig } from '@transmute/persistence';
+import { clientIpConfig } from './http/client-ip.config';
+import { limitsConfig } from './limits';
 import { oauthConfig } from './oauth/oauth.config';
 import { websiteConfig } from './website/website.config';
 
-/** Base64 imports ride inside the JSON body, so the ceiling sits well above a typical request. */
-const DEFAULT_MAX_JSON_BODY_BYTES = 70 * 1024 * 1024;
-/** The proxy upload route's ceiling: 1 GiB, like a large video; bigger files go to the direct route. */
-const DEFAULT_IMPORT_MAX_BYTES = 1024 * 1024 * 1024;
+/** Base64 imports ride inside the JSON body (4/3 of the file), so the ceiling sits above the largest one. */
+const DEFAULT_MAX_JSON_BODY_BYTES = 70 * BYTES_PER_MB;
+/** The proxy upload route's ceiling: 1 GB, like a large video; bigger files go to the direct route. */
+const DEFAULT_IMPORT_MAX_BYTES = BYTES_PER_GB;
+/** Largest decoded import/base64 file: 50 MB. */
+const DEFAULT_MAX_BASE64_BYTES = 50 * BYTES_PER_MB;
 
 export const gatewayConfig = {
   ...baseConfig(8080),
   ...storageConfig(),
   ...downloadTokenConfig(),
-  ...accountsConfig(),
+  ...mongoConfig(),
+  ...limitsConfig(),
+  ...clientIpConfig(),
   ...oauthConfig(),
   ...websiteConfig(),
   devApiKey: envVar(
@@ -27,6 +34,11 @@ export const gatewayConfig = {
     'TRANSMUTE_CONVERT_ALLOWANCE',
     positiveInt().default(10),
     'Most convert tasks one job may hold (the plan allowance), passed to the orchestrator on job creation.',
+  ),
+  sandboxRateLimitPerMinute: envVar(
+    'TRANSMUTE_SANDBOX_RATE_LIMIT_PER_MINUTE',
+    positiveInt().default(60),
+    "Sandbox job creations one client address may make per minute without a key (the spec's 60 a minute); with a key they count against the key's own limit.",
   ),
   rpcTimeoutMs: envVar('TRANSMUTE_RPC_TIMEOUT_MS', positiveInt().default(5_000), 'How long a request to another service (jobs.*) waits for its answer before the client gets 503.'),
   importMaxBytes: envVar(
@@ -43,7 +55,7 @@ export const gatewayConfig = {
   ),
   maxBase64Bytes: envVar(
     'TRANSMUTE_MAX_BASE64_BYTES',
-    positiveInt().default(50 * 1024 * 1024),
+    positiveInt().default(DEFAULT_MAX_BASE64_BYTES),
     'Largest decoded import/base64 file, in bytes; checked at job creation (larger gets 413, invalid base64 422).',
   ),
 };

@@ -118,3 +118,31 @@ test('events published around a restart of NATS all arrive, once each and in ord
   await waitFor(() => received.length >= 4, 'the events after the restart', 30_000);
   expect(received).toEqual(['importing', 'converting', 'exporting', 'finished']);
 });
+
+test('progress rides on its own subject: followed live with its kind, counted in the latest id, replayed in order with the status changes', async () => {
+  const jobId = 'b'.repeat(32);
+  const publish = (subject: string, status: string) =>
+    connection.jetstream().publish(subject, toBinary(JobEventSchema, create(JobEventSchema, { job: create(JobSchema, { id: jobId, status }) })));
+  const live: Array<[string, string | undefined]> = [];
+  hub.subscribe(jobId, (event) => live.push([event.job.status, event.kind]));
+
+  const first = (await publish(Subjects.jobEvents(jobId), 'converting')).seq;
+  const progress = (await publish(Subjects.jobProgress(jobId), 'converting')).seq;
+  const last = (await publish(Subjects.jobEvents(jobId), 'finished')).seq;
+  const trailing = (await publish(Subjects.jobProgress(jobId), 'finished')).seq;
+
+  await waitFor(() => live.length === 4, 'the four events live');
+  expect(live).toEqual([
+    ['converting', 'status'],
+    ['converting', 'progress'],
+    ['finished', 'status'],
+    ['finished', 'progress'],
+  ]);
+  expect(await hub.latestSeq(jobId)).toBe(trailing);
+  expect((await hub.eventAt(jobId, progress))?.kind).toBe('progress');
+  expect((await hub.eventAt(JOB_ID, progress))?.kind).toBeUndefined();
+  expect((await hub.eventsAfter(jobId, first, last)).map((event) => [event.seq, event.kind])).toEqual([
+    [progress, 'progress'],
+    [last, 'status'],
+  ]);
+});

@@ -124,4 +124,47 @@ describe('OAuthGrants on JetStream KV', () => {
     expect(await grants.verifyAccess(kept.access_token, MCP_URL)).not.toBeNull();
     expect((await grants.connectedApplications('person-4')).map((app) => app.clientName)).toEqual(['Other']);
   });
+
+  describe('token lifetimes, on a clock the test moves (spec: access tokens one hour, refresh tokens ninety days)', () => {
+    const HOUR_MS = 3_600_000;
+    const NINETY_DAYS_MS = 90 * 24 * HOUR_MS;
+    let now = Date.now();
+    const clock = { now: () => now };
+    const timed = () => new OAuthGrants(new OAuthStore(connection), { mcpPublicUrl: MCP_URL, oauthCodeTtlSeconds: 60 } as GatewayConfig, clock);
+    const issued = async () => {
+      now = Date.now();
+      const timedGrants = timed();
+      const fresh = await timedGrants.issueCode({
+        clientId: client.client_id,
+        personId: 'person-clock',
+        accountId: 'acc-1',
+        redirectUri: 'http://127.0.0.1:1/cb',
+        codeChallenge: 'unused-here',
+        scopes: ['convert'],
+        resource: MCP_URL,
+        expiresAt: now + 60_000,
+      });
+      return { timedGrants, tokens: await timedGrants.exchangeCode(client, fresh, undefined, undefined), at: now };
+    };
+
+    it('refuses an access token an hour after it was issued, and takes it until then', async () => {
+      const { timedGrants, tokens, at } = await issued();
+      expect(tokens.expires_in).toBe(3_600);
+      now = at + HOUR_MS - 1_000;
+      expect(await timedGrants.verifyAccess(tokens.access_token, MCP_URL)).not.toBeNull();
+      now = at + HOUR_MS + 1_000;
+      expect(await timedGrants.verifyAccess(tokens.access_token, MCP_URL)).toBeNull();
+    });
+
+    it('refuses a refresh token older than ninety days, and takes it until then', async () => {
+      const young = await issued();
+      now = young.at + NINETY_DAYS_MS - 60_000;
+      const rotated = await young.timedGrants.refresh(client, young.tokens.refresh_token as string, undefined);
+      expect(rotated.access_token).toMatch(/^tmat_/);
+
+      const old = await issued();
+      now = old.at + NINETY_DAYS_MS + 60_000;
+      await expect(old.timedGrants.refresh(client, old.tokens.refresh_token as string, undefined)).rejects.toMatchObject({ errorCode: 'invalid_grant' });
+    });
+  });
 });

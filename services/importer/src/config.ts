@@ -1,10 +1,8 @@
 import { workerConfig } from '@transmute/messaging';
 import { connectorConfig } from '@transmute/connectors';
+import { FETCH_CEILING_BYTES } from '@transmute/contracts';
 import { type ConfigOf, baseConfig, envVar, positiveInt } from '@transmute/service-kit';
 import { storageConfig } from '@transmute/storage';
-
-/** The spec's import ceiling: 5 GB. */
-const DEFAULT_MAX_IMPORT_BYTES = 5 * 1024 ** 3;
 
 export const importerConfig = {
   ...baseConfig(8082),
@@ -13,8 +11,8 @@ export const importerConfig = {
   ...connectorConfig(),
   maxImportBytes: envVar(
     'TRANSMUTE_MAX_FETCH_BYTES',
-    positiveInt().default(DEFAULT_MAX_IMPORT_BYTES),
-    'Largest file import/url, s3, sftp and googlecloud bring in, counted on the bytes as they arrive (default 5 GiB).',
+    positiveInt().default(FETCH_CEILING_BYTES),
+    "Largest file import/url, s3, sftp and googlecloud bring in, counted on the bytes as they arrive (default the spec's 5 GB: 5000000000 bytes).",
   ),
 };
 

@@ -57,7 +57,7 @@ describe('import/url against a real HTTP server', () => {
 
   it('stops at the byte ceiling, counted on arrival', async () => {
     const attempt = source({ TRANSMUTE_MAX_FETCH_BYTES: String(1024 * 1024) }).import(workFor({ operation: 'import/url', url: `${base}/download` }), context());
-    await expect(attempt).rejects.toMatchObject({ code: 7, message: expect.stringMatching(/larger than the limit of 1048576 bytes/) });
+    await expect(attempt).rejects.toMatchObject({ code: 7, message: expect.stringMatching(/is larger than the import ceiling of 1.05 MB \(1048576 bytes\)/) });
   });
 
   it.each([

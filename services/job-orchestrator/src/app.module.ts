@@ -13,6 +13,9 @@ import { Reconciler } from './dispatch/reconciler';
 import { UsageCharges } from './dispatch/usage-charges';
 import { WorkSender } from './dispatch/work-sender';
 import { JobEventLog } from './events/job-event-log';
+import { ConvertSlots } from './fairness/convert-slots';
+import { FairDispatch } from './fairness/fair-dispatch';
+import { WaitingLine } from './fairness/waiting-line';
 import { WebhookEnqueuer } from './events/webhook-enqueuer';
 import { JobFinalizer } from './jobs/job-finalizer';
 import { JobsAdmission } from './jobs/jobs-admission';
@@ -48,6 +51,9 @@ export class AppModule {
         UsageCharges,
         DispatchPreparer,
         WorkSender,
+        ConvertSlots,
+        WaitingLine,
+        FairDispatch,
         JobEventLog,
         WebhookEnqueuer,
         JobFinalizer,

@@ -8,7 +8,7 @@ import { type MessageInitShape, create, fromBinary, toBinary } from '@bufbuild/p
 import { AckPolicy, type JetStreamClient, type NatsConnection, connect } from 'nats';
 import { FamilyManifestSchema, Streams, Subjects, TaskOutcomeSchema, type TaskWork, TaskWorkSchema } from '@transmute/contracts';
 import { createInfraProvider, freePort, repoRoot, type RunningInfra } from '@transmute/devstack';
-import { encodeManifest, openManifestBucket } from '@transmute/messaging';
+import { encodeManifest, manifestBucket } from '@transmute/messaging';
 import { loadConfig } from '@transmute/service-kit';
 import { AppModule } from '../src/app.module';
 import { type OrchestratorConfig, orchestratorConfig } from '../src/config';
@@ -98,7 +98,7 @@ export class OrchestratorHarness {
   }
 
   private async announceImageFamily(): Promise<void> {
-    const bucket = await openManifestBucket(this.js);
+    const bucket = manifestBucket(this.nats);
     const manifest = create(FamilyManifestSchema, {
       family: 'image',
       pairs: [

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { create, toBinary } from '@bufbuild/protobuf';
-import { CreateJobRequestSchema, type Job, Streams, Subjects, TaskSpecSchema, TaskWorkSchema, credentialKey, openSealed } from '@transmute/contracts';
+import { Consumers, CreateJobRequestSchema, type Job, Streams, Subjects, TaskSpecSchema, TaskWorkSchema, credentialKey, openSealed } from '@transmute/contracts';
 import { JetStreamSetup } from '@transmute/messaging';
 import { STORAGE, type Storage } from '@transmute/storage';
 import { utimes } from 'node:fs/promises';
@@ -187,6 +187,36 @@ describe('job orchestrator on real NATS and FerretDB', () => {
     expect(await storage.stat('jobs/fresh/out.jpg')).toEqual({ size: 10 });
   });
 
+  it('a report on an attempt the task was dispatched past is refused; the current attempt ends it', async () => {
+    const job = await createStandardJob();
+    await jobs.completeUpload(job.id, 'acc');
+    expect((await harness.pullWork(Subjects.tasksImport))?.attempt).toBe(1);
+    await pastDeadline(job.id, 'in');
+    await harness.app.get(Reconciler).reconcile();
+    expect(await waitForWork(Subjects.tasksImport)).toMatchObject({ jobId: job.id, taskName: 'in', attempt: 2 });
+    // The first attempt's worker was slow, not gone: its reports arrive after the re-dispatch.
+    const stale = { jobId: job.id, taskName: 'in', attempt: 1 };
+    await harness.report({ ...stale, outcome: { case: 'started', value: {} } });
+    await harness.report({ ...stale, outcome: { case: 'failed', value: { error: { message: 'left over from attempt 1' } } } });
+    await outcomesHandled();
+    const waiting = await jobs.get(job.id, 'acc');
+    expect(waiting.status).toBe('queued');
+    expect(taskStatus(waiting, 'in')).toBe('queued');
+    expect(waiting.error).toBe('');
+
+    await harness.report({
+      jobId: job.id,
+      taskName: 'in',
+      attempt: 2,
+      outcome: { case: 'succeeded', value: { file: { key: `uploads/${job.id}/in`, filename: 'photo.png', size: 9n, format: 'png' } } },
+    });
+    await waitFor(async () => taskStatus(await jobs.get(job.id, 'acc'), 'in') === 'finished', 'the current attempt to finish the task');
+    // A stale success is refused the same way: the finished task keeps attempt 2's file.
+    await harness.report({ ...stale, outcome: { case: 'succeeded', value: { file: { key: 'stale/key', filename: 'stale.png', size: 1n, format: 'png' } } } });
+    await outcomesHandled();
+    expect((await store.get(job.id))?.tasks['in']?.output?.key).toBe(`uploads/${job.id}/in`);
+  });
+
   it('a late outcome for a finished task is ignored', async () => {
     const job = await createStandardJob();
     await jobs.completeUpload(job.id, 'acc');
@@ -223,6 +253,15 @@ describe('job orchestrator on real NATS and FerretDB', () => {
     await expect(jobs.get(job.id, 'someone-else')).rejects.toThrow(`no job ${job.id}`);
   });
 });
+
+/** Every outcome published so far has been handled (acked) by the orchestrator. */
+async function outcomesHandled(): Promise<void> {
+  const jsm = await harness.nats.jetstreamManager();
+  await waitFor(async () => {
+    const consumer = await jsm.consumers.info(Streams.outcomes.name, Consumers.orchestrator);
+    return consumer.num_ack_pending + consumer.num_pending === 0;
+  }, 'the outcomes to be handled');
+}
 
 async function waitForWork(subject: string) {
   const deadline = Date.now() + 15_000;

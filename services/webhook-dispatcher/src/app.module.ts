@@ -7,6 +7,7 @@ import type { DispatcherConfig } from './config';
 import { DeliveriesRpcController } from './deliveries/deliveries.rpc.controller';
 import { DeliveryRepository } from './deliveries/delivery.repository';
 import { DeliveryDocument, DeliverySchema } from './deliveries/delivery.schema';
+import { AttemptJournal } from './delivery/attempt-journal';
 import { DeliveryDeadLetters } from './delivery/delivery-dead-letters';
 import { DeliveryWorker } from './delivery/delivery.worker';
 import { SigningSecrets } from './delivery/signing-secrets';
@@ -27,7 +28,7 @@ export class AppModule {
         MongooseModule.forFeature([{ name: DeliveryDocument.name, schema: DeliverySchema }]),
       ],
       controllers: [DeliveriesRpcController],
-      providers: [DeliveryRepository, SigningSecrets, WebhookSender, DeliveryDeadLetters, DeliveryWorker],
+      providers: [DeliveryRepository, AttemptJournal, SigningSecrets, WebhookSender, DeliveryDeadLetters, DeliveryWorker],
     };
   }
 }

@@ -68,13 +68,42 @@ export interface Usage {
   daily_conversions_allowance: number;
 }
 
+/** Where a job's import/upload task takes its file (docs/decisions.md, "Upload ceiling"). */
+export interface UploadFormView {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  parameters?: Record<string, string>;
+}
+
+/**
+ * Sends a file to an upload form: a PUT of the raw bytes with exactly the
+ * form's headers (fs storage, the gateway's own route), or a multipart POST
+ * of the form's parameters, in order, then the file (S3's POST policy).
+ */
+export function sendToUploadForm(form: UploadFormView, file: Blob): Promise<Response> {
+  if (form.method === 'POST') {
+    const body = new FormData();
+    for (const [name, value] of Object.entries(form.parameters ?? {})) body.append(name, value);
+    body.append('file', file);
+    return fetch(form.url, { method: 'POST', body });
+  }
+  return fetch(form.url, { method: form.method, headers: form.headers, body: file, credentials: 'same-origin' });
+}
+
+/** The reason of a refused upload: our Error body, or S3's XML when the file was over the quota left. */
+export function uploadRefusal(status: number, text: string): string {
+  if (text.includes('<Code>EntityTooLarge</Code>')) return "the file is larger than what is left of this account's quota";
+  return parseBody(text)?.message ?? `the upload answered ${status}`;
+}
+
 export interface TaskView {
   name: string;
   operation: string;
   status: string;
   progress?: number;
   result?: {
-    form?: { url: string; method: string; headers: Record<string, string> };
+    form?: UploadFormView;
     url?: string;
     filename?: string;
     error?: string;

@@ -1,6 +1,6 @@
+import { TERMINAL_JOB_STATUSES } from '@transmute/contracts/operations';
 import { headers, type JobView, parseBody } from './api';
 
-const TERMINAL = new Set(['finished', 'failed']);
 const MAX_RECONNECTS = 5;
 
 /**
@@ -40,7 +40,7 @@ export async function followJob(jobId: string, onJob: (job: JobView) => void, si
         if (data.length === 0) continue;
         last = JSON.parse(data.join('\n')) as JobView;
         onJob(last);
-        if (TERMINAL.has(last.status)) {
+        if ((TERMINAL_JOB_STATUSES as readonly string[]).includes(last.status)) {
           await reader.cancel().catch(() => undefined);
           return last;
         }

@@ -6,9 +6,16 @@ export interface RunningInfra {
   mongoUri: string;
   /**
    * Kills one of them (SIGKILL, like a crashed pod) and starts it again on the
-   * same address with the same data; resolves once it listens again.
+   * same address with the same data, after `downMs` (default 0); resolves once
+   * it listens again.
    */
-  restart(which: InfraService): Promise<void>;
+  restart(which: InfraService, options?: { downMs?: number }): Promise<void>;
+  /**
+   * Kills one of them and leaves it down (an outage a test can observe);
+   * `up` starts it again on the same address with the same data.
+   */
+  down(which: InfraService): Promise<void>;
+  up(which: InfraService): Promise<void>;
   /** Stops everything start() started. Safe to call more than once. */
   stop(): Promise<void>;
 }

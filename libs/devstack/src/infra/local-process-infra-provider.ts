@@ -53,12 +53,21 @@ export class LocalProcessInfraProvider implements InfraProvider {
     const started = [nats, ferret];
     const services: Record<InfraService, (typeof started)[number]> = { nats, store: ferret };
 
-    const restart = async (which: InfraService): Promise<void> => {
+    const down = async (which: InfraService): Promise<void> => {
       const service = services[which];
       service.managed.signal('SIGKILL');
       await service.managed.exited;
+    };
+    const up = async (which: InfraService): Promise<void> => {
+      const service = services[which];
+      if (!service.managed.hasExited) throw new Error(`${service.managed.name} is already running`);
       service.managed = new ManagedProcess(service.options);
       await waitUntilListening(service.managed, service.port);
+    };
+    const restart = async (which: InfraService, { downMs = 0 } = {}): Promise<void> => {
+      await down(which);
+      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+      await up(which);
     };
 
     let stopping: Promise<void> | undefined;
@@ -79,6 +88,8 @@ export class LocalProcessInfraProvider implements InfraProvider {
       natsUrl: `nats://${LOOPBACK}:${natsPort}`,
       mongoUri: `mongodb://${LOOPBACK}:${mongoPort}/`,
       restart,
+      down,
+      up,
       stop,
     };
   }

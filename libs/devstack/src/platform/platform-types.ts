@@ -14,6 +14,12 @@ export interface StartPlatformOptions {
   families?: string[];
   /** Gateway processes (default 1); extra ones are named gateway-2, gateway-3 … */
   gatewayReplicas?: number;
+  /**
+   * More processes of other services, as a cluster runs more pods:
+   * `{ 'job-orchestrator': 2, 'converter-image': 2 }` adds job-orchestrator-2
+   * and converter-image-2 (same service, same environment, own port).
+   */
+  replicas?: Record<string, number>;
 }
 
 /** A view of one service process; reflects restarts through startService. */

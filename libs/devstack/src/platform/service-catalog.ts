@@ -58,6 +58,15 @@ export function extraGatewayDefinitions(replicas = 1): ServiceDefinition[] {
   }));
 }
 
+/** Replicas beyond the first of any service (`<name>-2`, `<name>-3` …), on free ports like everything else. */
+export function extraReplicaDefinitions(services: readonly ServiceDefinition[], replicas: Record<string, number> = {}): ServiceDefinition[] {
+  return Object.entries(replicas).flatMap(([name, count]) => {
+    const base = services.find((service) => service.name === name);
+    if (!base) throw new Error(`no service ${name} to replicate; known: ${services.map((service) => service.name).join(', ')}`);
+    return Array.from({ length: Math.max(0, count - 1) }, (_, index) => ({ ...base, name: `${name}-${index + 2}`, defaultPort: base.defaultPort + 100 * (index + 1) }));
+  });
+}
+
 /**
  * HTTP port per service name. gatewayPort 0 means "free ports for everything"
  * (tests running side by side); any other value moves only the gateway and

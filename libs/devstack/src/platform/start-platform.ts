@@ -7,16 +7,24 @@ import { repoRoot } from '../repo-root';
 import { loadOrCreateSecrets } from './platform-secrets';
 import type { ManagedService, RunningPlatform, StartPlatformOptions } from './platform-types';
 import { waitUntilReady } from './readiness';
-import { assignPorts, DEFAULT_GATEWAY_PORT, extraGatewayDefinitions, GATEWAY, serviceDefinitions, type ServiceDefinition } from './service-catalog';
+import { assignPorts, DEFAULT_GATEWAY_PORT, extraGatewayDefinitions, extraReplicaDefinitions, GATEWAY, serviceDefinitions, type ServiceDefinition } from './service-catalog';
 import { buildPlatformEnv, buildServiceEnv, mcpUrlOf } from './service-env';
 
-const READY_TIMEOUT_MS = 60_000;
+/**
+ * How long every service has to answer /readyz. On the shared 2-core machine
+ * (load 30-40) the services took 62 s just to load Node and Nest
+ * (2026-11-27), and the document family then warms LibreOffice, retrying a
+ * failed first start: 60 s failed runs that would have come up.
+ * TRANSMUTE_READY_TIMEOUT_MS changes it without touching what a test asserts.
+ */
+const READY_TIMEOUT_MS = Number(process.env['TRANSMUTE_READY_TIMEOUT_MS']) || 180_000;
 const STOP_GRACE_MS = 10_000;
 
 /** Starts every service as a `node services/<dir>/dist/main.js` process and waits until all are ready. */
 export async function startPlatform(opts: StartPlatformOptions): Promise<RunningPlatform> {
   const root = repoRoot();
-  const definitions = [...serviceDefinitions(opts.families), ...extraGatewayDefinitions(opts.gatewayReplicas)];
+  const firsts = serviceDefinitions(opts.families);
+  const definitions = [...firsts, ...extraGatewayDefinitions(opts.gatewayReplicas), ...extraReplicaDefinitions(firsts, opts.replicas)];
   const entries = new Map(definitions.map((def) => [def.name, join(root, 'services', def.dir, 'dist', 'main.js')]));
   assertBuilt(root, [...new Set(entries.values())]);
 

@@ -16,6 +16,11 @@ export interface ConversionRequest {
   reportProgress(percent: number): void;
 }
 
+export interface FamilyReadiness {
+  ready: boolean;
+  detail: string;
+}
+
 export interface PairDeclaration {
   inputFormat: string;
   outputFormat: string;
@@ -26,7 +31,10 @@ export interface PairDeclaration {
 
 /**
  * One format family: what it converts (its manifest) and how. Engines that
- * live long (office suites) start in `start` and stop in `stop`.
+ * live long (office suites) start in `start` and stop in `stop`; `start`
+ * must not fail because an engine does not come up (it retries on its own
+ * and says so through `readiness`), or one engine would take the converter
+ * down.
  */
 export interface ConverterFamily {
   readonly name: string;
@@ -35,6 +43,11 @@ export interface ConverterFamily {
   convert(request: ConversionRequest): Promise<void>;
   start?(): Promise<void>;
   stop?(): Promise<void>;
-  /** False while the family's long-lived engines are down; feeds the worker's readiness. Absent: always ready. */
-  isReady?(): boolean;
+  /**
+   * Not ready while a long-lived engine is not up yet (or keeps failing to
+   * start), with what `/readyz` shows about it; feeds the worker's readiness
+   * and `transmute_family_ready`. Absent: always ready. Pairs that need no
+   * such engine keep converting meanwhile.
+   */
+  readiness?(): FamilyReadiness;
 }

@@ -1,17 +1,19 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { create } from '@bufbuild/protobuf';
-import type { KV, NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import { Consumers, FamilyManifestSchema, Streams, Subjects } from '@transmute/contracts';
-import { MANIFEST_REFRESH_MS, NATS_CONNECTION, type TaskWorkRunner, TaskWorkers, encodeManifest, openManifestBucket } from '@transmute/messaging';
+import { type KvBucket, MANIFEST_REFRESH_MS, NATS_CONNECTION, type TaskWorkRunner, TaskWorkers, encodeManifest, manifestBucket } from '@transmute/messaging';
 import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
 import type { ConverterConfig } from '../config';
 import type { ConverterFamily } from '../families/family';
 import { FAMILY } from '../families/registry';
 import { ConvertHandler } from './convert.handler';
+import { watchFamilyReadiness } from './family-readiness.metric';
 
 /**
- * Starts the family's engines, announces its manifest to the catalogue and
- * keeps it fresh, then consumes `tasks.convert.<family>`. On shutdown it
+ * Starts the family's engines (without waiting for a long-lived one to come
+ * up), announces its manifest to the catalogue and keeps it fresh, then
+ * consumes `tasks.convert.<family>`. On shutdown it
  * stops pulling, lets running conversions finish (or releases them) and
  * stops the engines.
  */
@@ -20,23 +22,26 @@ export class ConvertWorker implements OnApplicationBootstrap, BeforeApplicationS
   private readonly logger = new Logger(ConvertWorker.name);
   private runner?: TaskWorkRunner;
   private refresh?: NodeJS.Timeout;
-  private manifests?: KV;
+  private readonly manifests: KvBucket<Uint8Array>;
   /** The encoded manifest, built once after the family started. */
   private manifest?: Uint8Array;
 
   constructor(
     @Inject(FAMILY) private readonly family: ConverterFamily,
-    @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
+    @Inject(NATS_CONNECTION) connection: NatsConnection,
     @Inject(SERVICE_CONFIG) private readonly config: ConverterConfig,
     private readonly workers: TaskWorkers,
     private readonly handler: ConvertHandler,
     private readonly readiness: ReadinessRegistry,
-  ) {}
+  ) {
+    this.manifests = manifestBucket(connection);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.readiness.register('engines', async () => this.family.isReady?.() ?? true);
+    this.readiness.register('engines', async () => this.family.readiness?.() ?? true);
+    watchFamilyReadiness(this.family);
+    // Never waits for a long-lived engine to come up: the family retries it and says so through its readiness.
     await this.family.start?.();
-    this.manifests = await openManifestBucket(this.connection.jetstream());
     // What a family converts is fixed once it started; the refresh only renews the entry's TTL.
     this.manifest = encodeManifest(create(FamilyManifestSchema, { family: this.family.name, engineVersion: this.family.engineVersion, pairs: this.family.pairs() }));
     await this.announce();
@@ -57,6 +62,6 @@ export class ConvertWorker implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async announce(): Promise<void> {
-    await this.manifests!.put(this.family.name, this.manifest!);
+    await this.manifests.put(this.family.name, this.manifest!);
   }
 }

@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { type CreateJobRequest, ServiceFailure, type UsageCounters } from '@transmute/contracts';
-import type { Principal } from '../auth/api-key-authenticator';
-import { ANONYMOUS_PREFIX, AccountsService } from './accounts.service';
-import type { Plan } from './plans';
-import { UsageMeter } from './usage-meter';
+import { ANONYMOUS_PREFIX, type Principal } from '../auth';
+import { type Plan, Plans, UsageMeter } from '../limits';
+import { AccountsService } from './accounts.service';
 
 /** Conversions a job will run: its convert tasks (a job built around `import_id` gets exactly one). */
 export function convertTaskCount(request: Pick<CreateJobRequest, 'tasks' | 'importId'>): number {
@@ -23,11 +22,12 @@ export class AccountQuota {
 
   constructor(
     private readonly accounts: AccountsService,
+    private readonly plans: Plans,
     private readonly usage: UsageMeter,
   ) {}
 
   async planFor(accountId: string): Promise<Plan> {
-    if (accountId.startsWith(ANONYMOUS_PREFIX)) return this.accounts.anonymousPlan;
+    if (accountId.startsWith(ANONYMOUS_PREFIX)) return this.plans.anonymous;
     return this.accounts.planOf(await this.accounts.account(accountId));
   }
 

@@ -1,6 +1,6 @@
 import { MongooseModule, Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 
-/** An account: who keys belong to and which plan limits them. Only the accounts module reads `accounts`. */
+/** An account: who keys belong to and which plan limits them. Only the accounts room reads `accounts`. */
 @Schema({ collection: 'accounts', versionKey: false })
 export class AccountDocument {
   /** Lowercase id chosen by the operator, e.g. "acme"; appears in usage keys and download grants. */
@@ -26,33 +26,4 @@ export class AccountDocument {
 }
 export const AccountSchema = SchemaFactory.createForClass(AccountDocument);
 
-/** An API key: stored by its non-secret prefix with the SHA-256 of the whole key, never the key. */
-@Schema({ collection: 'api_keys', versionKey: false })
-export class ApiKeyDocument {
-  /** The key's prefix (`tm_<prefix>_…`). */
-  @Prop({ type: String, required: true })
-  _id!: string;
-
-  @Prop({ type: String, required: true })
-  accountId!: string;
-
-  /** Hex SHA-256 of the full key. */
-  @Prop({ type: String, required: true })
-  hash!: string;
-
-  @Prop({ type: String, default: '' })
-  label!: string;
-
-  /** Canonical CIDRs ("a.b.c.d/32"); empty: any address. */
-  @Prop({ type: [String], default: [] })
-  allowedIps!: string[];
-
-  @Prop({ type: Date, required: true })
-  createdAt!: Date;
-}
-export const ApiKeySchema = SchemaFactory.createForClass(ApiKeyDocument);
-
-export const accountModels = MongooseModule.forFeature([
-  { name: AccountDocument.name, schema: AccountSchema },
-  { name: ApiKeyDocument.name, schema: ApiKeySchema },
-]);
+export const accountModels = MongooseModule.forFeature([{ name: AccountDocument.name, schema: AccountSchema }]);

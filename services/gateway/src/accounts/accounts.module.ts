@@ -1,50 +1,27 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { PersistenceModule } from '@transmute/persistence';
-import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { AccountQuota } from './account-quota';
 import { AccountRepository } from './account.repository';
 import { accountModels } from './account.schema';
-import { AccountsApiKeyAuthenticator } from './accounts-api-key.authenticator';
-import type { AccountsConfig } from './accounts.config';
 import { AccountsRpcController } from './accounts.rpc.controller';
 import { AccountsService } from './accounts.service';
-import { AnonymousPrincipals } from './anonymous-principals';
-import { ClientIpResolver } from './client-ip.resolver';
-import { DevKeyBootstrap, DevKeySeeder } from './dev-key-bootstrap';
-import { KeyLastUsed } from './key-last-used';
-import { KvBuckets } from './kv-buckets';
-import { RateLimiter } from './rate-limiter';
-import { RequestRateLimits } from './request-rate-limits';
-import { UsageMeter } from './usage-meter';
 
-const SHARED = [DevKeySeeder, KeyLastUsed, AccountsService, AccountQuota, UsageMeter, RateLimiter, RequestRateLimits, ClientIpResolver, AnonymousPrincipals, KvBuckets];
+const ACCOUNTS = [AccountsService, AccountQuota];
 
 /**
- * Accounts, API keys, plans, usage and rate limits. The only reader of the
- * `accounts` and `api_keys` collections and of the `account_*` KV buckets.
- * Needs SERVICE_CONFIG, ReadinessRegistry and NATS_CONNECTION from the app.
+ * Accounts: who keys, people and jobs belong to, the plan each is on,
+ * suspension, webhook signing secrets, and the quota an account spends
+ * (through the limits room). The only reader of the `accounts` collection.
  */
 @Global()
 @Module({})
 export class AccountsModule {
-  /** In the gateway: also the key authenticator, the `accounts.*` RPC handlers and the dev-key bootstrap. */
-  static forRoot(config: Pick<AccountsConfig, 'mongoUri'>): DynamicModule {
-    return {
-      module: AccountsModule,
-      imports: [PersistenceModule.forRoot(config.mongoUri), accountModels],
-      controllers: [AccountsRpcController],
-      providers: [AccountRepository, ...SHARED, { provide: ApiKeyAuthenticator, useClass: AccountsApiKeyAuthenticator }, DevKeyBootstrap],
-      exports: [...SHARED, ApiKeyAuthenticator],
-    };
+  /** In the gateway: also the `accounts.*` RPC handlers. */
+  static forRoot(): DynamicModule {
+    return { module: AccountsModule, imports: [accountModels], controllers: [AccountsRpcController], providers: [AccountRepository, ...ACCOUNTS], exports: ACCOUNTS };
   }
 
-  /** In the admin CLI: the same services, without HTTP or RPC. */
-  static forAdmin(config: Pick<AccountsConfig, 'mongoUri'>): DynamicModule {
-    return {
-      module: AccountsModule,
-      imports: [PersistenceModule.forRoot(config.mongoUri), accountModels],
-      providers: [AccountRepository, ...SHARED],
-      exports: SHARED,
-    };
+  /** In the admin CLI: the same services, without RPC. */
+  static forAdmin(): DynamicModule {
+    return { module: AccountsModule, imports: [accountModels], providers: [AccountRepository, ...ACCOUNTS], exports: ACCOUNTS };
   }
 }

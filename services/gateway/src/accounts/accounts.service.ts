@@ -1,27 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
-import { SERVICE_CONFIG } from '@transmute/service-kit';
-import type { AccountsConfig } from './accounts.config';
-import { type AccountRecord, AccountRepository, type ApiKeyRecord } from './account.repository';
-import { generateApiKey } from './api-key-secret';
-import { normaliseIpRule } from './ip-rules';
-import { type Plan, PlanCatalog } from './plans';
-
-/** Ids of the anonymous per-IP principals; no stored account may take them. */
-export const ANONYMOUS_PREFIX = 'anon-';
+import { ANONYMOUS_PREFIX } from '../auth';
+import { type Plan, Plans } from '../limits';
+import { type AccountRecord, AccountRepository } from './account.repository';
 
 /** Account ids appear in KV keys, download grants and logs: keep them to simple tokens. */
 export const ACCOUNT_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
-
-/** What listings show of a key: never its hash. */
-export interface ApiKeyView {
-  prefix: string;
-  accountId: string;
-  label: string;
-  allowedIps: string[];
-  createdAt: string;
-}
 
 export interface AccountView {
   id: string;
@@ -33,55 +18,27 @@ export interface AccountView {
 
 export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString('hex')}`;
 
-export function keyView(key: ApiKeyRecord): ApiKeyView {
-  return { prefix: key._id, accountId: key.accountId, label: key.label, allowedIps: key.allowedIps, createdAt: new Date(key.createdAt).toISOString() };
-}
-
 export function accountView(account: AccountRecord): AccountView {
   return { id: account._id, name: account.name, plan: account.plan, createdAt: new Date(account.createdAt).toISOString(), suspended: account.suspended === true };
 }
 
-/** Accounts, their plans, keys and signing secrets: what operators manage through the admin CLI. */
+/** Accounts, the plan each is on, suspension and webhook signing secrets: what operators manage through the admin CLI. */
 @Injectable()
 export class AccountsService {
-  readonly plans: PlanCatalog;
-
   constructor(
     private readonly repository: AccountRepository,
-    @Inject(SERVICE_CONFIG) private readonly config: AccountsConfig,
-  ) {
-    this.plans = new PlanCatalog(config.plans);
-    // Named plans must exist: a typo fails the start, not the first request.
-    this.plans.get(config.defaultPlan);
-    this.plans.get(config.anonymousPlan);
-    this.plans.get(config.devAccountPlan);
-  }
+    private readonly plans: Plans,
+  ) {}
 
-  get anonymousPlan(): Plan {
-    return this.plans.get(this.config.anonymousPlan);
-  }
-
+  /** The plan the account is on (the default one when the operator removed it). */
   planOf(account: AccountRecord): Plan {
-    // An account left on a plan the operator removed keeps working on the default plan.
-    return this.plans.find(account.plan) ?? this.plans.get(this.config.defaultPlan);
-  }
-
-  private knownPlan(name: string): Plan {
-    const plan = this.plans.find(name);
-    if (!plan)
-      throw ServiceFailure.validation(
-        `unknown plan "${name}"; plans: ${this.plans
-          .list()
-          .map((p) => p.name)
-          .join(', ')}`,
-      );
-    return plan;
+    return this.plans.of(account.plan);
   }
 
   async createAccount(input: { id: string; name?: string; plan?: string }, options: { ifAbsent?: boolean } = {}): Promise<AccountRecord> {
     if (!ACCOUNT_ID.test(input.id)) throw ServiceFailure.validation('account id: 1-63 lowercase letters, digits or "-", starting with a letter or digit');
     if (input.id.startsWith(ANONYMOUS_PREFIX)) throw ServiceFailure.validation(`account ids starting "${ANONYMOUS_PREFIX}" are the anonymous principals'`);
-    const plan = this.knownPlan(input.plan ?? this.config.defaultPlan);
+    const plan = input.plan === undefined ? this.plans.default : this.plans.known(input.plan);
     const account: AccountRecord = {
       _id: input.id,
       name: input.name ?? '',
@@ -109,7 +66,7 @@ export class AccountsService {
   }
 
   async setPlan(id: string, planName: string): Promise<AccountRecord> {
-    const plan = this.knownPlan(planName);
+    const plan = this.plans.known(planName);
     const account = await this.repository.updateAccount(id, { plan: plan.name });
     if (!account) throw ServiceFailure.notFound(`no account "${id}"`);
     return account;
@@ -130,48 +87,5 @@ export class AccountsService {
     const secret = newSigningSecret();
     if (!(await this.repository.updateAccount(id, { signingSecret: secret }))) throw ServiceFailure.notFound(`no account "${id}"`);
     return secret;
-  }
-
-  /** A new key; the full key is in the answer and nowhere else. */
-  async createKey(accountId: string, options: { label?: string; allowedIps?: string[] } = {}): Promise<{ key: string; view: ApiKeyView }> {
-    await this.account(accountId);
-    let allowedIps: string[];
-    try {
-      allowedIps = (options.allowedIps ?? []).map(normaliseIpRule);
-    } catch (error) {
-      throw ServiceFailure.validation((error as Error).message);
-    }
-    for (;;) {
-      const generated = generateApiKey();
-      const record: ApiKeyRecord = {
-        _id: generated.prefix,
-        accountId,
-        hash: generated.hash,
-        label: options.label ?? '',
-        allowedIps,
-        createdAt: new Date(),
-      };
-      // 48-bit prefixes collide rarely; a collision just draws again.
-      if (await this.repository.insertKey(record)) return { key: generated.key, view: keyView(record) };
-    }
-  }
-
-  async listKeys(accountId: string): Promise<ApiKeyView[]> {
-    await this.account(accountId);
-    return (await this.repository.listKeys(accountId)).map(keyView);
-  }
-
-  async deleteKey(prefix: string): Promise<void> {
-    if (!(await this.repository.deleteKey(prefix))) throw ServiceFailure.notFound(`no key "${prefix}"`);
-  }
-
-  findKey(prefix: string): Promise<ApiKeyRecord | null> {
-    return this.repository.findKey(prefix);
-  }
-
-  /** Stores a given key (the development bootstrap), replacing any key under its prefix. */
-  async importKey(accountId: string, prefix: string, hash: string, label: string): Promise<void> {
-    await this.account(accountId);
-    await this.repository.upsertKey({ _id: prefix, accountId, hash, label, allowedIps: [], createdAt: new Date() });
   }
 }

@@ -12,14 +12,15 @@ import {
 } from '@transmute/contracts';
 import { toJson } from '@bufbuild/protobuf';
 import type { ReadDeadLettersOptions, RpcClient } from '@transmute/messaging';
-import type { AccountQuota } from '../accounts/account-quota';
-import { type AccountsService, accountView } from '../accounts/accounts.service';
-import type { DevKeySeeder } from '../accounts/dev-key-bootstrap';
-import type { PeopleService } from '../people/people.service';
-import { type Plan, formatGb } from '../accounts/plans';
+import { type AccountQuota, type AccountsService, accountView } from '../accounts';
+import { type DevKeySeeder, type KeysService } from '../keys';
+import { type PeopleService } from '../people';
+import { formatGb, type Plan, type Plans } from '../limits';
 
 export interface AdminServices {
   accounts: AccountsService;
+  keys: KeysService;
+  plans: Plans;
   quota: AccountQuota;
   seeder: DevKeySeeder;
   rpc: RpcClient;
@@ -134,7 +135,7 @@ const usageText = (usage: UsageCounters): string =>
 
 /** Runs one command against the accounts module. */
 export async function runCommand(services: AdminServices, { words, options }: ParsedCommand): Promise<CommandOutput> {
-  const { accounts, quota } = services;
+  const { accounts, keys: apiKeys, quota } = services;
   const command = words.slice(0, 2).join(' ');
   switch (command) {
     case 'accounts create': {
@@ -151,7 +152,7 @@ export async function runCommand(services: AdminServices, { words, options }: Pa
     }
     case 'accounts show': {
       const account = await accounts.account(arg(words, 2, 'id'));
-      const [keys, usage] = await Promise.all([accounts.listKeys(account._id), quota.counters(account._id)]);
+      const [keys, usage] = await Promise.all([apiKeys.listKeys(account._id), quota.counters(account._id)]);
       const plan = accounts.planOf(account);
       return {
         json: { ...accountView(account), planLimits: planJson(plan), keys, usage: usageJson(usage) },
@@ -177,7 +178,7 @@ export async function runCommand(services: AdminServices, { words, options }: Pa
       return { json: people, text: people.map((p) => `${p.email}\t${p.accountId}\t${p.createdAt}`).join('\n') || '(no people)' };
     }
     case 'keys create': {
-      const created = await accounts.createKey(arg(words, 2, 'account'), {
+      const created = await apiKeys.createKey(arg(words, 2, 'account'), {
         ...(options.label !== undefined && { label: options.label }),
         allowedIps: options['allow-ip'] ?? [],
       });
@@ -187,7 +188,7 @@ export async function runCommand(services: AdminServices, { words, options }: Pa
       };
     }
     case 'keys list': {
-      const keys = await accounts.listKeys(arg(words, 2, 'account'));
+      const keys = await apiKeys.listKeys(arg(words, 2, 'account'));
       return {
         json: keys,
         text: keys.map((k) => `${k.prefix}\t${k.createdAt}\t${k.allowedIps.join(',') || 'any address'}\t${k.label}`).join('\n') || '(no keys)',
@@ -195,11 +196,11 @@ export async function runCommand(services: AdminServices, { words, options }: Pa
     }
     case 'keys delete': {
       const prefix = arg(words, 2, 'prefix');
-      await accounts.deleteKey(prefix);
+      await apiKeys.deleteKey(prefix);
       return { json: { deleted: prefix }, text: `key ${prefix} deleted` };
     }
     case 'plans list': {
-      const plans = accounts.plans.list();
+      const plans = services.plans.list();
       return { json: plans.map(planJson), text: plans.map(planText).join('\n') };
     }
     case 'signing-secret show':

@@ -1,8 +1,11 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { NatsModule, RpcClientModule } from '@transmute/messaging';
 import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
-import { AccountsModule } from '../accounts/accounts.module';
-import { PeopleAdminModule } from '../people/people.module';
+import { PersistenceModule } from '@transmute/persistence';
+import { AccountsModule } from '../accounts';
+import { KeysModule } from '../keys';
+import { LimitsModule } from '../limits';
+import { PeopleAdminModule } from '../people';
 import type { AdminConfig } from './admin.config';
 
 const NAME = 'transmute-admin';
@@ -20,7 +23,7 @@ class AdminKitModule {
   }
 }
 
-/** The gateway's accounts module as a standalone application context (no HTTP, no RPC server). */
+/** The gateway's identity rooms as a standalone application context (no HTTP, no RPC server). */
 @Module({})
 export class AdminModule {
   static forRoot(config: AdminConfig): DynamicModule {
@@ -30,7 +33,10 @@ export class AdminModule {
         AdminKitModule.forRoot(config),
         NatsModule.forRoot({ url: config.natsUrl, name: NAME }),
         RpcClientModule.forRoot({ url: config.natsUrl, name: NAME }),
-        AccountsModule.forAdmin(config),
+        PersistenceModule.forRoot(config.mongoUri),
+        LimitsModule,
+        AccountsModule.forAdmin(),
+        KeysModule.forAdmin(),
         PeopleAdminModule,
       ],
     };

@@ -6,10 +6,10 @@ import { ErrorCode, ServiceFailure } from '@transmute/contracts';
 import type { NatsConnection } from 'nats';
 import { NATS_CONNECTION, RpcClient, readDeadLetters } from '@transmute/messaging';
 import { ConfigError, findLocalEndpoints, loadConfig, withLocalEndpoints } from '@transmute/service-kit';
-import { AccountQuota } from '../accounts/account-quota';
-import { AccountsService } from '../accounts/accounts.service';
-import { DevKeySeeder } from '../accounts/dev-key-bootstrap';
-import { PeopleService } from '../people/people.service';
+import { AccountQuota, AccountsService } from '../accounts';
+import { DevKeySeeder, KeysService } from '../keys';
+import { Plans } from '../limits';
+import { PeopleService } from '../people';
 import { adminConfig } from './admin.config';
 import { type ParsedCommand, USAGE, isKnownCommand, runCommand } from './admin-commands';
 import { AdminModule } from './admin.module';
@@ -72,6 +72,8 @@ async function main(): Promise<number> {
     const output = await runCommand(
       {
         accounts: app.get(AccountsService),
+        keys: app.get(KeysService),
+        plans: app.get(Plans),
         quota: app.get(AccountQuota),
         seeder: app.get(DevKeySeeder),
         rpc: app.get(RpcClient),

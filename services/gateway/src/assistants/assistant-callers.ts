@@ -9,13 +9,11 @@ import {
   RateLimitWindowSchema,
   ServiceFailure,
 } from '@transmute/contracts';
-import { principalOf } from '../accounts/accounts-api-key.authenticator';
-import { AccountsService } from '../accounts/accounts.service';
-import { ClientIpResolver } from '../accounts/client-ip.resolver';
-import { RateLimiter } from '../accounts/rate-limiter';
-import { ApiKeyAuthenticator, type Principal } from '../auth/api-key-authenticator';
-import { OAuthGrants } from '../oauth/oauth-grants';
-import { isSecretOf, SecretKind } from '../oauth/oauth-secrets';
+import { AccountsService } from '../accounts';
+import { ApiKeyAuthenticator, type Principal, principalOf } from '../auth';
+import { ClientIpResolver } from '../http/client-ip.resolver';
+import { RateLimiter } from '../limits';
+import { OAuthGrants, isAccessToken } from '../oauth';
 
 interface Caller {
   principal: Principal;
@@ -62,7 +60,7 @@ export class AssistantCallers {
   private async identify(request: AuthenticateCallerRequest): Promise<Caller> {
     const credential = request.credential.trim();
     if (!credential) throw new ServiceFailure(ErrorCode.UNAUTHENTICATED, 'missing credential: send an OAuth access token or an API key as a bearer token');
-    if (isSecretOf(SecretKind.accessToken, credential)) {
+    if (isAccessToken(credential)) {
       const access = await this.grants.verifyAccess(credential, request.resource);
       const account = access ? await this.accounts.findAccount(access.grant.accountId) : null;
       if (!access || !account) throw new ServiceFailure(ErrorCode.UNAUTHENTICATED, 'the access token is invalid, expired, revoked or for another resource');

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AssistantConvertRequest, Job } from '@transmute/contracts';
-import { AccountQuota } from '../accounts/account-quota';
-import { principalOf } from '../accounts/accounts-api-key.authenticator';
-import { AccountsService } from '../accounts/accounts.service';
+import { AccountQuota, AccountsService } from '../accounts';
+import { principalOf } from '../auth';
 import { parseCreateJobBody } from '../jobs/create-job-request.parser';
 import { JobsClient } from '../jobs/jobs.client';
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { JobsClient } from '../jobs/jobs.client';
-import { OAuthTokensModule } from '../oauth/oauth-tokens.module';
+import { OAuthTokensModule } from '../oauth';
 import { AssistantCallers } from './assistant-callers';
 import { AssistantJobs } from './assistant-jobs';
 import { AssistantsRpcController } from './assistants.rpc.controller';

@@ -1,27 +1,8 @@
-/** Who is calling: every keyed request carries one, attached by ApiKeyGuard. */
-export interface Principal {
-  accountId: string;
-  /** The API key's non-secret prefix, or `anon-<digest>` for the anonymous per-IP principal; the rate-limit subject. */
-  keyId: string;
-  /** The plan's name, e.g. "free". */
-  plan: string;
-  /** Most convert tasks one job may hold (the plan allowance); more gives 422. */
-  convertAllowance: number;
-  /** Requests per one-minute window for this key. */
-  rateLimitPerMinute: number;
-  /** The website's no-account user, identified by client IP. */
-  anonymous: boolean;
-}
-
-/** What the authenticator may know of the request besides the key. */
-export interface CallerContext {
-  /** The client's address (socket, or X-Forwarded-For through trusted proxies). */
-  clientIp: string;
-}
+import type { CallerContext, Principal } from './principal';
 
 /**
- * Turns an API key into its principal. The accounts module provides the
- * implementation (hashed keys per account, IP rules).
+ * Turns an API key into its principal. The keys room provides the
+ * implementation (hashed keys per account, IP rules); the guard knows only this.
  */
 export abstract class ApiKeyAuthenticator {
   /**

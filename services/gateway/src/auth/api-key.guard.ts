@@ -2,9 +2,11 @@ import { type CanActivate, type ExecutionContext, Injectable, Optional, SetMetad
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
-import { ClientIpResolver } from '../accounts/client-ip.resolver';
-import { RequestRateLimits } from '../accounts/request-rate-limits';
-import { ApiKeyAuthenticator, type Principal } from './api-key-authenticator';
+import { ClientIpResolver } from '../http/client-ip.resolver';
+import { RequestRateLimits } from '../limits';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
+import type { Principal } from './principal';
+import { SandboxAccess } from './sandbox-access';
 import { WebPrincipalSource } from './web-principal-source';
 
 /** Where the guard leaves the caller's principal on the request. */
@@ -38,12 +40,17 @@ export class ApiKeyGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly clientIps: ClientIpResolver,
     private readonly rateLimits: RequestRateLimits,
+    private readonly sandbox: SandboxAccess,
     @Optional() private readonly website?: WebPrincipalSource,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (this.reflector.get<boolean>(SANDBOX_NEEDS_NO_KEY, context.getHandler()) && isSandboxRequest(request.body)) return true;
+    if (this.reflector.get<boolean>(SANDBOX_NEEDS_NO_KEY, context.getHandler()) && isSandboxRequest(request.body)) {
+      const caller = await this.sandbox.admit(request, context.switchToHttp().getResponse<Response>());
+      if (caller) request[PRINCIPAL] = caller;
+      return true;
+    }
     const key = apiKeyOf(request);
     const principal = key ? await this.authenticator.authenticate(key, { clientIp: this.clientIps.of(request) }) : ((await this.website?.principalOf(request)) ?? null);
     if (!principal) throw new ServiceFailure(ErrorCode.UNAUTHENTICATED, 'missing or invalid API key');

@@ -1,6 +1,6 @@
 import { type ExecutionContext, createParamDecorator } from '@nestjs/common';
 import { type AuthenticatedRequest, PRINCIPAL } from './api-key.guard';
-import type { Principal } from './api-key-authenticator';
+import type { Principal } from './principal';
 
 /** The caller's principal; undefined only on routes that let some requests through without a key. */
 export const CurrentPrincipal = createParamDecorator(

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { FormatsQuery, OptionsQuery } from '@transmute/api-schema';
 import type { FormatList, OptionList } from '@transmute/api-schema';
 import { ErrorCode, ServiceFailure, normaliseFormatName } from '@transmute/contracts';
-import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ApiKeyGuard } from '../auth';
 import { validationMessage } from '../http/validation-message';
 import { CatalogueClient } from './catalogue.client';
 import { renderOption } from './option-view';

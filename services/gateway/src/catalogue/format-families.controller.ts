@@ -1,7 +1,7 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { FormatsQuery } from '@transmute/api-schema';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
-import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ApiKeyGuard } from '../auth';
 import { validationMessage } from '../http/validation-message';
 import { CatalogueClient } from './catalogue.client';
 

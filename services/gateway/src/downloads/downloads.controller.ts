@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Redirect } from '@nestjs/common';
 import { ServiceFailure } from '@transmute/contracts';
 import { DownloadTokens, STORAGE, type Storage } from '@transmute/storage';
-import { AccountQuota } from '../accounts/account-quota';
+import { AccountQuota } from '../accounts';
 
 /** How long the storage link a download redirects to stays valid. */
 export const DOWNLOAD_REDIRECT_TTL_SECONDS = 300;

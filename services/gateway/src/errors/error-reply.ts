@@ -2,7 +2,7 @@ import { HttpException } from '@nestjs/common';
 import { ErrorCode as NatsErrorCode, NatsError } from 'nats';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
 import { allowedMethods } from '../http/allowed-methods';
-import { RateLimitExceeded } from '../auth/rate-limit-exceeded';
+import { RateLimitExceeded } from '../limits';
 
 /** The spec's Error shape: every failing response of the API carries exactly this. */
 export interface ErrorBody {

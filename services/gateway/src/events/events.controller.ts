@@ -1,17 +1,15 @@
 import { Controller, Get, Inject, Param, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { timestampMs } from '@bufbuild/protobuf/wkt';
-import { ServiceFailure } from '@transmute/contracts';
-import { ApiKeyGuard } from '../auth/api-key.guard';
-import type { Principal } from '../auth/api-key-authenticator';
-import { CurrentPrincipal } from '../auth/principal.decorator';
+import { type Job, ServiceFailure } from '@transmute/contracts';
+import { ApiKeyGuard, CurrentPrincipal, type Principal } from '../auth';
 import { renderJob } from '../jobs/job-view';
 import { JobsClient } from '../jobs/jobs.client';
 import { EVENTS_CONFIG, type EventsConfig } from './events.config';
 import { JobEventHub } from './job-event-hub';
 import { JobEventSession, type StampedJob } from './job-event-session';
 import { KeepAlive } from './keep-alive';
-import { eventName, formatEvent, parseLastEventId } from './sse';
+import { PROGRESS_EVENT, eventName, formatEvent, parseLastEventId } from './sse';
 import { checkedJobId } from '../jobs/job-id';
 
 /** What EventSource waits before reconnecting after a drop. */
@@ -71,14 +69,14 @@ export class EventsController {
       clearInterval(recheckTimer);
     };
     session = new JobEventSession({
-      emit: (seq, job) => response.write(formatEvent(seq, eventName(job.status), renderJob(job))),
+      emit: (seq, job, kind) => response.write(formatEvent(seq, kind === 'progress' ? PROGRESS_EVENT : eventName(job.status), renderJob(job))),
       end: () => {
         close();
         response.end();
       },
     });
     if (opening.resumeFrom) {
-      session.resumeAfter(opening.resumeFrom.seq, opening.resumeFrom.status);
+      session.resumeAfter(opening.resumeFrom.seq, opening.resumeFrom.job);
       for (const event of opening.replay) session.offer(event);
       for (const event of early) session.offer(event);
       if (session.lagsBehind(opening.current)) {
@@ -124,14 +122,14 @@ export class EventsController {
     const latestSeq = await logAccess(() => this.hub.latestSeq(jobId));
     const current = await this.jobs.get(jobId, accountId);
     // 0 is the id of a first event sent before the log held any: resume from the start of the job's log.
-    const resumeFrom: { seq: number; status: string | undefined } | null =
+    const resumeFrom: { seq: number; job: Job | undefined } | null =
       lastEventId === undefined
         ? null
         : lastEventId === 0
-          ? { seq: 0, status: undefined }
+          ? { seq: 0, job: undefined }
           : await logAccess(async () => {
               const event = await this.hub.eventAt(jobId, lastEventId);
-              return event ? { seq: event.seq, status: event.job.status } : null;
+              return event ? { seq: event.seq, job: event.job } : null;
             });
     const replay = resumeFrom ? await logAccess(() => this.hub.eventsAfter(jobId, resumeFrom.seq, latestSeq)) : [];
     return { latestSeq, current, resumeFrom, replay };

@@ -4,7 +4,7 @@ import { DeliverPolicy, type ConsumerMessages, type JetStreamManager, type NatsC
 import { JOB_EVENTS_STREAM, JobEventSchema, Subjects } from '@transmute/contracts';
 import { JetStreamSetup, NATS_CONNECTION } from '@transmute/messaging';
 import { ReadinessRegistry } from '@transmute/service-kit';
-import type { StampedJob } from './job-event-session';
+import type { EventKind, StampedJob } from './job-event-session';
 
 type Listener = (event: StampedJob) => void;
 
@@ -14,16 +14,23 @@ type ManagerWithDirect = JetStreamManager & { direct: { getMessage(stream: strin
 
 const FOLLOW_RETRY_MS = 2_000;
 const SUBJECT_PREFIX = Subjects.jobEvents('');
+const PROGRESS_SUFFIX = Subjects.jobProgress('').slice(SUBJECT_PREFIX.length);
+
+/** A log subject's job and kind: `job.events.<id>` is a status change, `job.events.<id>.progress` a convert's progress. */
+function parseSubject(subject: string): { jobId: string; kind: EventKind } {
+  const rest = subject.slice(SUBJECT_PREFIX.length);
+  return rest.endsWith(PROGRESS_SUFFIX) ? { jobId: rest.slice(0, -PROGRESS_SUFFIX.length), kind: 'progress' } : { jobId: rest, kind: 'status' };
+}
 
 function isAbsent(error: unknown): boolean {
   const code = (error as { code?: string }).code;
   return code === '404' || (error instanceof Error && /no message found|not found/i.test(error.message));
 }
 
-function decode(message: StoredMsg | { seq: number; data: Uint8Array }): StampedJob | null {
+function decode(message: StoredMsg | { seq: number; subject: string; data: Uint8Array }): StampedJob | null {
   try {
     const job = fromBinary(JobEventSchema, message.data).job;
-    return job ? { seq: message.seq, job } : null;
+    return job ? { seq: message.seq, job, kind: parseSubject(message.subject).kind } : null;
   } catch {
     return null;
   }
@@ -87,36 +94,46 @@ export class JobEventHub implements OnApplicationBootstrap, OnApplicationShutdow
     };
   }
 
-  /** The sequence of the job's latest event; 0 when the log holds none. */
+  /** The sequence of the job's latest event, status change or progress; 0 when the log holds none. */
   async latestSeq(jobId: string): Promise<number> {
-    try {
-      return (await (await this.manager()).direct.getMessage(JOB_EVENTS_STREAM.name, { last_by_subj: Subjects.jobEvents(jobId) })).seq;
-    } catch (error) {
-      if (isAbsent(error)) return 0;
-      throw error;
-    }
+    const [status, progress] = await Promise.all([this.lastSeqOf(Subjects.jobEvents(jobId)), this.lastSeqOf(Subjects.jobProgress(jobId))]);
+    return Math.max(status, progress);
   }
 
   /** Event `seq`, when it is one of this job's and still kept. */
   async eventAt(jobId: string, seq: number): Promise<StampedJob | null> {
     try {
       const message = await (await this.manager()).direct.getMessage(JOB_EVENTS_STREAM.name, { seq });
-      return message.subject === Subjects.jobEvents(jobId) ? decode(message) : null;
+      return message.subject === Subjects.jobEvents(jobId) || message.subject === Subjects.jobProgress(jobId) ? decode(message) : null;
     } catch (error) {
       if (isAbsent(error)) return null;
       throw error;
     }
   }
 
-  /** The job's events after `seq`, up to and including `untilSeq`, in order. */
+  /** The job's events (status changes and progress) after `seq`, up to and including `untilSeq`, in order. */
   async eventsAfter(jobId: string, seq: number, untilSeq: number): Promise<StampedJob[]> {
+    const [status, progress] = await Promise.all([this.subjectAfter(Subjects.jobEvents(jobId), seq, untilSeq), this.subjectAfter(Subjects.jobProgress(jobId), seq, untilSeq)]);
+    return [...status, ...progress].sort((a, b) => a.seq - b.seq);
+  }
+
+  private async lastSeqOf(subject: string): Promise<number> {
+    try {
+      return (await (await this.manager()).direct.getMessage(JOB_EVENTS_STREAM.name, { last_by_subj: subject })).seq;
+    } catch (error) {
+      if (isAbsent(error)) return 0;
+      throw error;
+    }
+  }
+
+  private async subjectAfter(subject: string, seq: number, untilSeq: number): Promise<StampedJob[]> {
     const events: StampedJob[] = [];
     let next = seq + 1;
-    // Bounded by the stream's per-job limit.
+    // Bounded by the stream's per-subject limit.
     for (let read = 0; next <= untilSeq && read < JOB_EVENTS_STREAM.maxMessagesPerSubject; read++) {
       let message: StoredMsg;
       try {
-        message = await (await this.manager()).direct.getMessage(JOB_EVENTS_STREAM.name, { seq: next, next_by_subj: Subjects.jobEvents(jobId) });
+        message = await (await this.manager()).direct.getMessage(JOB_EVENTS_STREAM.name, { seq: next, next_by_subj: subject });
       } catch (error) {
         if (isAbsent(error)) break;
         throw error;
@@ -166,9 +183,9 @@ export class JobEventHub implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private dispatch(subject: string, message: { seq: number; data: Uint8Array }): void {
-    const listeners = this.listeners.get(subject.slice(SUBJECT_PREFIX.length));
+    const listeners = this.listeners.get(parseSubject(subject).jobId);
     if (!listeners) return;
-    const event = decode(message);
+    const event = decode({ seq: message.seq, subject, data: message.data });
     if (!event) return;
     for (const listener of [...listeners]) listener(event);
   }

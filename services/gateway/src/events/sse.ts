@@ -11,6 +11,9 @@ export function eventName(status: string): string {
   return 'job.updated';
 }
 
+/** A running convert's progress between status changes: the job, its task's `progress` newer (docs/events.md). */
+export const PROGRESS_EVENT = 'job.progress';
+
 export function isTerminal(status: string): boolean {
   return TERMINAL_JOB_STATUSES.includes(status as JobStatus);
 }

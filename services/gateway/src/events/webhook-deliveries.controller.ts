@@ -1,7 +1,5 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
-import { ApiKeyGuard } from '../auth/api-key.guard';
-import type { Principal } from '../auth/api-key-authenticator';
-import { CurrentPrincipal } from '../auth/principal.decorator';
+import { ApiKeyGuard, CurrentPrincipal, type Principal } from '../auth';
 import { WebhookDeliveriesClient } from './webhook-deliveries.client';
 
 /** `GET /v1/process/jobs/{jobId}/webhooks`: every webhook delivery of the caller's job, with its attempts. */

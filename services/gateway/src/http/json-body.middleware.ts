@@ -3,7 +3,11 @@ import { json } from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
-import type { GatewayConfig } from '../config';
+
+/** What the JSON body parser reads of the gateway's config. */
+export interface JsonBodyConfig {
+  maxJsonBodyBytes: number;
+}
 
 /** body-parser's errors carry a `type`; we only need that and the status. */
 interface BodyParserError {
@@ -41,7 +45,7 @@ export function bodyParserFailure(error: unknown, limitBytes: number): ServiceFa
 export class JsonBodyMiddleware implements NestMiddleware {
   private readonly parse: ReturnType<typeof json>;
 
-  constructor(@Inject(SERVICE_CONFIG) private readonly config: GatewayConfig) {
+  constructor(@Inject(SERVICE_CONFIG) private readonly config: JsonBodyConfig) {
     // Not strict: a bare `42` is valid JSON and deserves "must be an object", not "not JSON".
     this.parse = json({ limit: config.maxJsonBodyBytes, strict: false, type: ['application/json', 'application/*+json'] });
   }

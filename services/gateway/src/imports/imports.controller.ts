@@ -5,11 +5,10 @@ import { type Import, ImportContentQuery, ID_PATTERN } from '@transmute/api-sche
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { STORAGE, type Storage } from '@transmute/storage';
-import { ApiKeyGuard } from '../auth/api-key.guard';
-import type { Principal } from '../auth/api-key-authenticator';
-import { CurrentPrincipal } from '../auth/principal.decorator';
+import { ApiKeyGuard, CurrentPrincipal, type Principal } from '../auth';
 import type { GatewayConfig } from '../config';
 import { validationMessage } from '../http/validation-message';
+import { UploadCeiling, overRemainingQuota } from '../uploads/upload-ceiling';
 import { ByteLimit, tooLarge } from './byte-limit';
 import { ImportsStore } from './imports.store';
 import { UploadTokenOrKeyGuard } from './upload-token.guard';
@@ -29,6 +28,7 @@ export class ImportsController {
     private readonly imports: ImportsStore,
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(SERVICE_CONFIG) private readonly config: GatewayConfig,
+    private readonly uploadCeiling: UploadCeiling,
   ) {}
 
   @Post()
@@ -40,6 +40,7 @@ export class ImportsController {
     const direct = await this.storage.presignUpload(record.key, {
       contentType: IMPORT_CONTENT_TYPE,
       expiresInSeconds: this.config.uploadLinkTtlSeconds,
+      ceiling: { accountId: principal.accountId, maxBytes: await this.uploadCeiling.remainingBytes(principal.accountId) },
     });
     return {
       id: record.id,
@@ -47,6 +48,7 @@ export class ImportsController {
         url: direct.url,
         method: direct.method,
         headers: direct.headers,
+        parameters: direct.parameters,
         expiresAt: direct.expiresAt.toISOString(),
         proxy_url: `${this.config.publicUrl}/v1/imports/${record.id}/content`,
         token,
@@ -80,10 +82,13 @@ export class ImportsController {
       if (check === 'used') throw new ServiceFailure(ErrorCode.UNAUTHENTICATED, 'this upload token has already been used');
       if (check === 'wrong') throw new ServiceFailure(ErrorCode.UNAUTHENTICATED, 'wrong upload token');
     }
-    const limit = this.config.importMaxBytes;
+    // The import ceiling, or what the owner's quota has left if that is less: the file would not convert anyway.
+    const remaining = await this.uploadCeiling.remainingBytes(record.accountId);
+    const limit = Math.min(this.config.importMaxBytes, remaining);
+    const failure = remaining < this.config.importMaxBytes ? overRemainingQuota : tooLarge;
     const announced = Number(request.headers['content-length'] ?? '0');
-    if (announced > limit) throw tooLarge(limit);
-    const counter = new ByteLimit(limit);
+    if (announced > limit) throw failure(limit);
+    const counter = new ByteLimit(limit, failure);
     try {
       const stored = await Promise.all([pipeline(request, counter), this.storage.put(record.key, counter)]);
       if (query.data.filename) await this.imports.setFilename(importId, query.data.filename);
@@ -92,7 +97,7 @@ export class ImportsController {
       // Nothing half-written stays behind to be converted later.
       await this.storage.delete(record.key).catch(() => undefined);
       if (error instanceof ServiceFailure) throw error;
-      if (counter.bytes > limit) throw tooLarge(limit);
+      if (counter.bytes > limit) throw failure(limit);
       throw new ServiceFailure(ErrorCode.INVALID_ARGUMENT, 'the upload ended before its body was complete', false, { cause: error });
     }
   }

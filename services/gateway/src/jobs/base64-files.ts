@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { type CreateJobRequest, ErrorCode, ServiceFailure } from '@transmute/contracts';
+import { type CreateJobRequest, ErrorCode, ServiceFailure, describeBytes } from '@transmute/contracts';
 import { type Storage, storageKey } from '@transmute/storage';
 import { resolveBase64Format } from './content-format';
 
@@ -36,7 +36,7 @@ export async function storeBase64Files(request: CreateJobRequest, storage: Stora
       throw ServiceFailure.validation(`task ${name}: ${(error as Error).message}`);
     }
     if (bytes.length > maxBytes) {
-      throw new ServiceFailure(ErrorCode.PAYLOAD_TOO_LARGE, `task ${name}: the decoded file is ${bytes.length} bytes; the limit is ${maxBytes}`);
+      throw new ServiceFailure(ErrorCode.PAYLOAD_TOO_LARGE, `task ${name}: the decoded file is ${bytes.length} bytes; the base64 ceiling is ${describeBytes(maxBytes)}`);
     }
     spec.file = '';
     await resolveBase64Format(request, name, bytes);

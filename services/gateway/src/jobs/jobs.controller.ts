@@ -3,10 +3,8 @@ import type { Response } from 'express';
 import { type CreateJobRequest, ServiceFailure } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { STORAGE, type Storage } from '@transmute/storage';
-import { AccountQuota } from '../accounts/account-quota';
-import { ApiKeyGuard, SandboxNeedsNoKey } from '../auth/api-key.guard';
-import type { Principal } from '../auth/api-key-authenticator';
-import { CurrentPrincipal } from '../auth/principal.decorator';
+import { AccountQuota } from '../accounts';
+import { ApiKeyGuard, CurrentPrincipal, type Principal, SandboxNeedsNoKey } from '../auth';
 import type { GatewayConfig } from '../config';
 import { JsonBody } from '../http/json-body.decorator';
 import { ImportsStore } from '../imports/imports.store';
@@ -14,6 +12,7 @@ import { storeBase64Files } from './base64-files';
 import { resolveImportFormat } from './content-format';
 import { parseCreateJobBody } from './create-job-request.parser';
 import { type JobView, renderJob } from './job-view';
+import { UploadCeiling } from '../uploads/upload-ceiling';
 import { JobsClient } from './jobs.client';
 import { simulateSandboxJob } from './sandbox';
 import { checkedJobId } from './job-id';
@@ -33,6 +32,7 @@ export class JobsController {
     private readonly imports: ImportsStore,
     @Inject(SERVICE_CONFIG) private readonly config: GatewayConfig,
     @Inject(STORAGE) private readonly storage: Storage,
+    private readonly uploadCeiling: UploadCeiling,
   ) {}
 
   @Post()
@@ -51,7 +51,12 @@ export class JobsController {
       request.validateOnly = true;
       return simulateSandboxJob(await this.jobs.create(request), request.tag, this.config.publicUrl);
     }
-    return renderJob(await this.quota.admitJob(required(principal), request, () => this.jobs.create(request)));
+    const caller = required(principal);
+    // The upload forms are held to what the quota has left now (spec: "ceiling is remaining quota").
+    if (Object.values(request.tasks).some((task) => task.operation === 'import/upload')) {
+      request.uploadCeilingBytes = BigInt(await this.uploadCeiling.remainingBytes(caller.accountId));
+    }
+    return renderJob(await this.quota.admitJob(caller, request, () => this.jobs.create(request)));
   }
 
   @Get(':jobId')

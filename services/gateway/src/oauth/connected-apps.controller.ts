@@ -1,9 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Param, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
 import { ServiceFailure } from '@transmute/contracts';
-import { CsrfGuard } from '../people/csrf';
-import type { CurrentPerson } from '../people/people-sessions';
-import { SignedInGuard, SignedInPerson } from '../people/signed-in.guard';
+import { CsrfGuard, SignedIn, SignedInGuard, type SignedInPerson } from '../sessions';
 import { OAuthGrants } from './oauth-grants';
 import { SCOPE_DESCRIPTIONS } from './oauth-records';
 
@@ -20,7 +18,7 @@ export class ConnectedAppsController {
   constructor(private readonly grants: OAuthGrants) {}
 
   @Get()
-  async list(@SignedInPerson() person: CurrentPerson, @Res({ passthrough: true }) response: Response) {
+  async list(@SignedIn() person: SignedInPerson, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     const apps = await this.grants.connectedApplications(person.personId);
     return {
@@ -39,7 +37,7 @@ export class ConnectedAppsController {
 
   @Delete(':clientId')
   @HttpCode(200)
-  async disconnect(@SignedInPerson() person: CurrentPerson, @Param('clientId') clientId: string) {
+  async disconnect(@SignedIn() person: SignedInPerson, @Param('clientId') clientId: string) {
     if (!CLIENT_ID.test(clientId) || !(await this.grants.disconnect(person.personId, clientId))) {
       throw ServiceFailure.notFound(`no connected application ${clientId} on this account`);
     }

@@ -7,14 +7,13 @@ import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth
 import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
 import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
-import { ClientIpResolver } from '../accounts/client-ip.resolver';
-import type { GatewayConfig } from '../config';
+import { ClientIpResolver } from '../http/client-ip.resolver';
+import { CsrfTokens, Sessions } from '../sessions';
+import type { OAuthSettings } from './oauth.config';
 import { CONSENT_DECISION_PATH } from './consent-page';
-import { ConsentForms } from './consent-forms';
 import { OAuthGrants } from './oauth-grants';
 import { authorizationServerMetadata, OAUTH_PATHS } from './oauth-metadata';
 import { TransmuteOAuthProvider } from './oauth-provider';
-import { PersonSessions } from './person-sessions';
 
 /**
  * Mounts the SDK's OAuth handlers at /oauth/* and the RFC 8414 metadata, and
@@ -29,10 +28,10 @@ export class OAuthEndpoints implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly provider: TransmuteOAuthProvider,
     private readonly grants: OAuthGrants,
-    private readonly sessions: PersonSessions,
-    private readonly consentForms: ConsentForms,
+    private readonly sessions: Sessions,
+    private readonly csrf: CsrfTokens,
     private readonly clientIps: ClientIpResolver,
-    @Inject(SERVICE_CONFIG) private readonly config: GatewayConfig,
+    @Inject(SERVICE_CONFIG) private readonly config: OAuthSettings,
   ) {}
 
   onModuleInit(): void {
@@ -55,9 +54,9 @@ export class OAuthEndpoints implements OnModuleInit {
   /** The person's answer on the consent screen: back to the application with a code, or with access_denied. */
   private async decide(request: Request, response: Response): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
-    const person = await this.sessions.currentPerson(request);
+    const person = await this.sessions.signedIn(request);
     if (!person) return void response.status(401).json({ status: 'error', message: 'sign in first, then start again from the application' });
-    if (!this.consentForms.verify(request)) {
+    if (!this.csrf.formIsOwn(request)) {
       return void response.status(403).json({ status: 'error', message: "the form's CSRF token is missing or wrong; reload the consent page" });
     }
     const body = (request.body ?? {}) as Record<string, unknown>;

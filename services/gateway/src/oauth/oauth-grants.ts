@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InvalidGrantError, InvalidTargetError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { SERVICE_CONFIG } from '@transmute/service-kit';
-import type { GatewayConfig } from '../config';
-import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from './oauth.config';
+import { CLOCK, type Clock, SERVICE_CONFIG, SYSTEM_CLOCK } from '@transmute/service-kit';
+import { ACCESS_TOKEN_TTL_SECONDS, type OAuthSettings, REFRESH_TOKEN_TTL_SECONDS } from './oauth.config';
 import type { AccessTokenRecord, ClientRecord, CodeRecord, GrantRecord, PendingConsent, RefreshTokenRecord } from './oauth-records';
 import { isSecretOf, newId, newSecret, SecretKind, secretDigest } from './oauth-secrets';
 import { OAuthStore } from './oauth-store';
@@ -51,7 +50,9 @@ export function personKey(personId: string): string {
 export class OAuthGrants {
   constructor(
     private readonly store: OAuthStore,
-    @Inject(SERVICE_CONFIG) private readonly config: GatewayConfig,
+    @Inject(SERVICE_CONFIG) private readonly config: OAuthSettings,
+    // Lifetimes (access 1 h, refresh 90 days) are decided by this clock; a test moves it.
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
   /** The resource a request binds its tokens to: the MCP server, the only protected resource. */
@@ -72,7 +73,7 @@ export class OAuthGrants {
   async takePending(id: string, personId: string): Promise<PendingConsent | null> {
     if (!/^[0-9a-f]{32}$/.test(id)) return null;
     const found = await this.store.get<PendingConsent>('pending', id);
-    if (!found || found.value.personId !== personId || found.value.expiresAt < Date.now()) return null;
+    if (!found || found.value.personId !== personId || found.value.expiresAt < this.clock.now()) return null;
     return (await this.store.consume('pending', id, found.revision)) ? found.value : null;
   }
 
@@ -86,7 +87,7 @@ export class OAuthGrants {
       codeChallenge: consent.codeChallenge,
       scopes: consent.scopes,
       resource: consent.resource,
-      expiresAt: Date.now() + this.config.oauthCodeTtlSeconds * 1000,
+      expiresAt: this.clock.now() + this.config.oauthCodeTtlSeconds * 1000,
     };
     await this.store.put('codes', secretDigest(code), record);
     return code;
@@ -105,7 +106,7 @@ export class OAuthGrants {
     if (resource !== undefined && !sameResource(resource, record.resource)) {
       throw new InvalidTargetError(`the code was issued for ${record.resource}`);
     }
-    const now = Date.now();
+    const now = this.clock.now();
     const grant: GrantRecord = {
       grantId: newId(),
       personId: record.personId,
@@ -133,7 +134,7 @@ export class OAuthGrants {
     if (!isSecretOf(SecretKind.refreshToken, refreshToken)) throw refused;
     const digest = secretDigest(refreshToken);
     const found = await this.store.get<RefreshTokenRecord>('refreshTokens', digest);
-    if (!found || found.value.clientId !== client.client_id || found.value.expiresAt < Date.now()) throw refused;
+    if (!found || found.value.clientId !== client.client_id || found.value.expiresAt < this.clock.now()) throw refused;
     if (found.value.rotated) {
       // A spent refresh token came back: it leaked. OAuth 2.1 (4.3.1): end the whole grant.
       await this.store.delete('grants', found.value.grantKey);
@@ -146,7 +147,7 @@ export class OAuthGrants {
     }
     if (!(await this.store.replace('refreshTokens', digest, { ...found.value, rotated: true }, found.revision))) throw refused;
     // Touching the grant by compare-and-set: a revocation racing this refresh wins, the grant is not brought back.
-    const touched = { ...grant.value, refreshedAt: Date.now() };
+    const touched = { ...grant.value, refreshedAt: this.clock.now() };
     if (!(await this.store.replace('grants', found.value.grantKey, touched, grant.revision))) throw refused;
     return this.issueTokens(found.value.grantKey, touched);
   }
@@ -172,7 +173,7 @@ export class OAuthGrants {
   async verifyAccess(token: string, resource: string): Promise<VerifiedAccess | null> {
     if (!isSecretOf(SecretKind.accessToken, token)) return null;
     const found = await this.store.get<AccessTokenRecord>('accessTokens', secretDigest(token));
-    if (!found || found.value.expiresAt < Date.now()) return null;
+    if (!found || found.value.expiresAt < this.clock.now()) return null;
     const grant = await this.store.get<GrantRecord>('grants', found.value.grantKey);
     if (!grant || !sameResource(grant.value.resource, resource)) return null;
     return { grant: grant.value, clientId: found.value.clientId, expiresAt: found.value.expiresAt };
@@ -215,7 +216,7 @@ export class OAuthGrants {
     const refused = new InvalidGrantError('authorization code is invalid or expired');
     if (!isSecretOf(SecretKind.authorizationCode, code)) throw refused;
     const found = await this.store.get<UsedCodeRecord>('codes', secretDigest(code));
-    if (!found || found.value.clientId !== clientId || found.value.expiresAt < Date.now()) throw refused;
+    if (!found || found.value.clientId !== clientId || found.value.expiresAt < this.clock.now()) throw refused;
     if (found.value.usedByGrant) {
       // RFC 6749 4.1.2 / OAuth 2.1: a code used twice revokes what it was exchanged for.
       await this.store.delete('grants', found.value.usedByGrant);
@@ -225,7 +226,7 @@ export class OAuthGrants {
   }
 
   private async issueTokens(grantKey: string, grant: GrantRecord): Promise<OAuthTokens> {
-    const now = Date.now();
+    const now = this.clock.now();
     const accessToken = newSecret(SecretKind.accessToken);
     const refreshToken = newSecret(SecretKind.refreshToken);
     const access: AccessTokenRecord = { grantKey, clientId: grant.clientId, expiresAt: now + ACCESS_TOKEN_TTL_SECONDS * 1000 };

@@ -6,13 +6,12 @@ import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprot
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
-import type { GatewayConfig } from '../config';
+import { CsrfTokens, Sessions } from '../sessions';
+import type { OAuthSettings } from './oauth.config';
 import { consentPageHeaders, renderConsentPage } from './consent-page';
-import { ConsentForms } from './consent-forms';
 import { OAuthClients } from './oauth-clients';
 import { OAuthGrants } from './oauth-grants';
 import { CONVERT_SCOPE, SUPPORTED_SCOPES } from './oauth-records';
-import { PersonSessions } from './person-sessions';
 
 /** How long the consent page may stay open before its answer is refused. */
 const CONSENT_TTL_MS = 15 * 60_000;
@@ -27,9 +26,9 @@ export class TransmuteOAuthProvider implements OAuthServerProvider {
   constructor(
     private readonly clients: OAuthClients,
     private readonly grants: OAuthGrants,
-    private readonly sessions: PersonSessions,
-    private readonly consentForms: ConsentForms,
-    @Inject(SERVICE_CONFIG) private readonly config: GatewayConfig,
+    private readonly sessions: Sessions,
+    private readonly csrf: CsrfTokens,
+    @Inject(SERVICE_CONFIG) private readonly config: OAuthSettings,
   ) {}
 
   get clientsStore(): OAuthRegisteredClientsStore {
@@ -43,7 +42,7 @@ export class TransmuteOAuthProvider implements OAuthServerProvider {
     const unknown = scopes.filter((scope) => !SUPPORTED_SCOPES.includes(scope));
     if (unknown.length > 0) throw new InvalidScopeError(`unknown scope ${unknown.join(' ')}; supported: ${SUPPORTED_SCOPES.join(' ')}`);
     const request = res.req;
-    const person = await this.sessions.currentPerson(request);
+    const person = await this.sessions.signedIn(request);
     if (!person) {
       res.redirect(302, `/signin?next=${encodeURIComponent(request.originalUrl)}`);
       return;
@@ -59,7 +58,7 @@ export class TransmuteOAuthProvider implements OAuthServerProvider {
       resource,
       expiresAt: Date.now() + CONSENT_TTL_MS,
     });
-    const csrfFields = this.consentForms.csrfFields(request, res);
+    const csrfFields = this.csrf.formFields(request, res);
     res.set(consentPageHeaders(params.redirectUri));
     res
       .status(200)

@@ -30,3 +30,6 @@ export function isSecretOf(kind: SecretKind, value: string): boolean {
 export function newId(): string {
   return randomBytes(16).toString('hex');
 }
+
+/** Whether a bearer credential is one of our OAuth access tokens (else it may be an API key). */
+export const isAccessToken = (credential: string): boolean => isSecretOf(SecretKind.accessToken, credential);

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { KV, KvEntry, NatsConnection } from 'nats';
-import { NATS_CONNECTION, isCasConflict } from '@transmute/messaging';
+import type { NatsConnection } from 'nats';
+import { KvBucket, KvCodecs, NATS_CONNECTION } from '@transmute/messaging';
 import { REFRESH_TOKEN_TTL_SECONDS } from './oauth.config';
 import type { AccessTokenRecord, ClientRecord, CodeRecord, GrantRecord, PendingConsent, RefreshTokenRecord } from './oauth-records';
 
@@ -14,7 +14,7 @@ const HOUR_MS = 3_600_000;
  * expiry, checked on read.
  */
 const BUCKETS = {
-  clients: { name: 'oauth_clients', ttlMs: 0 },
+  clients: { name: 'oauth_clients' },
   pending: { name: 'oauth_pending_consents', ttlMs: HOUR_MS },
   codes: { name: 'oauth_codes', ttlMs: HOUR_MS },
   /** Keyed `<person key>.<grant id>`, so one person's grants are listed by a key filter. */
@@ -30,67 +30,48 @@ export interface Versioned<T> {
   revision: number;
 }
 
-const encode = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value));
-const decode = <T>(entry: KvEntry | null): Versioned<T> | null =>
-  entry && entry.operation === 'PUT' ? { value: JSON.parse(new TextDecoder().decode(entry.value)) as T, revision: entry.revision } : null;
-
 @Injectable()
 export class OAuthStore {
-  private readonly opened = new Map<BucketName, Promise<KV>>();
+  private readonly buckets: Record<BucketName, KvBucket<unknown>>;
 
-  constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection) {}
+  constructor(@Inject(NATS_CONNECTION) connection: NatsConnection) {
+    const codec = KvCodecs.json<unknown>();
+    this.buckets = {
+      clients: new KvBucket(connection, BUCKETS.clients, codec),
+      pending: new KvBucket(connection, BUCKETS.pending, codec),
+      codes: new KvBucket(connection, BUCKETS.codes, codec),
+      grants: new KvBucket(connection, BUCKETS.grants, codec),
+      refreshTokens: new KvBucket(connection, BUCKETS.refreshTokens, codec),
+      accessTokens: new KvBucket(connection, BUCKETS.accessTokens, codec),
+    };
+  }
 
   async get<T>(bucket: BucketName, key: string): Promise<Versioned<T> | null> {
-    return decode<T>(await (await this.bucket(bucket)).get(key));
+    const entry = await this.buckets[bucket].get(key);
+    return entry && { value: entry.value as T, revision: entry.revision };
   }
 
   async put(bucket: BucketName, key: string, value: unknown): Promise<void> {
-    await (await this.bucket(bucket)).put(key, encode(value));
+    await this.buckets[bucket].put(key, value);
   }
 
   /** Writes only if the key is still at `revision`; false when someone else changed or deleted it first. */
-  async replace(bucket: BucketName, key: string, value: unknown, revision: number): Promise<boolean> {
-    try {
-      await (await this.bucket(bucket)).update(key, encode(value), revision);
-      return true;
-    } catch (error) {
-      if (isCasConflict(error)) return false;
-      throw error;
-    }
+  replace(bucket: BucketName, key: string, value: unknown, revision: number): Promise<boolean> {
+    return this.buckets[bucket].replace(key, value, revision);
   }
 
   /** Deletes only if the key is still at `revision`: exactly one caller consumes a one-use record. */
-  async consume(bucket: BucketName, key: string, revision: number): Promise<boolean> {
-    try {
-      await (await this.bucket(bucket)).delete(key, { previousSeq: revision });
-      return true;
-    } catch (error) {
-      if (isCasConflict(error)) return false;
-      throw error;
-    }
+  consume(bucket: BucketName, key: string, revision: number): Promise<boolean> {
+    return this.buckets[bucket].delete(key, revision);
   }
 
   async delete(bucket: BucketName, key: string): Promise<void> {
-    await (await this.bucket(bucket)).delete(key);
+    await this.buckets[bucket].delete(key);
   }
 
   /** Every live key matching a NATS subject filter (e.g. `<person>.*`). */
-  async keys(bucket: BucketName, filter: string): Promise<string[]> {
-    const found: string[] = [];
-    for await (const key of await (await this.bucket(bucket)).keys(filter)) found.push(key);
-    return found;
-  }
-
-  private bucket(bucket: BucketName): Promise<KV> {
-    let kv = this.opened.get(bucket);
-    if (!kv) {
-      const { name, ttlMs } = BUCKETS[bucket];
-      kv = this.connection.jetstream().views.kv(name, { history: 1, ...(ttlMs > 0 && { ttl: ttlMs }) });
-      // A failed open (NATS away) is retried on the next call instead of being remembered.
-      kv.catch(() => this.opened.delete(bucket));
-      this.opened.set(bucket, kv);
-    }
-    return kv;
+  keys(bucket: BucketName, filter: string): Promise<string[]> {
+    return this.buckets[bucket].keys(filter);
   }
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envVar, positiveInt } from '@transmute/service-kit';
+import { type ConfigOf, envVar, positiveInt } from '@transmute/service-kit';
 
 /** Spec: "Access / refresh token life: 1 hour / 90 days". Fixed by the contract, not configurable. */
 export const ACCESS_TOKEN_TTL_SECONDS = 3_600;
@@ -20,3 +20,6 @@ export function oauthConfig() {
     ),
   };
 }
+
+/** What the OAuth room reads of the gateway's config: its own variables and the public URL it is served at. */
+export type OAuthSettings = ConfigOf<ReturnType<typeof oauthConfig>> & { publicUrl: string };

@@ -1,16 +1,13 @@
 import { Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AccountQuota } from '../accounts/account-quota';
-import { ClientIpResolver } from '../accounts/client-ip.resolver';
-import { RateLimiter } from '../accounts/rate-limiter';
-import { RateLimitExceeded } from '../auth/rate-limit-exceeded';
-import { anonymousAccountId } from '../accounts/anonymous-principals';
+import { AccountQuota } from '../accounts';
+import { anonymousAccountId } from '../auth';
+import { ClientIpResolver } from '../http/client-ip.resolver';
 import { JsonBody } from '../http/json-body.decorator';
+import { Plans, RateLimitExceeded, RateLimiter, usageView } from '../limits';
+import { CsrfGuard, CsrfTokens, Sessions } from '../sessions';
 import { safeNext } from './credentials';
-import { CsrfGuard, CsrfTokens } from './csrf';
 import { PeopleService, SIGN_UP_ANSWER } from './people.service';
-import { PeopleSessions } from './people-sessions';
-import { usageView } from './usage-view';
 
 /** Sign-ups per client IP per minute (each costs an argon2id hash and an account). */
 const SIGN_UPS_PER_MINUTE = 10;
@@ -28,18 +25,19 @@ const fields = (body: unknown): Fields => (typeof body === 'object' && body !== 
 export class PeopleController {
   constructor(
     private readonly people: PeopleService,
-    private readonly sessions: PeopleSessions,
+    private readonly sessions: Sessions,
     private readonly csrf: CsrfTokens,
     private readonly clientIps: ClientIpResolver,
     private readonly limiter: RateLimiter,
     private readonly quota: AccountQuota,
+    private readonly plans: Plans,
   ) {}
 
   /** Who is signed in (or null) and the CSRF token the page sends back on every change. */
   @Get('session')
   async session(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
-    const person = await this.sessions.currentPerson(request);
+    const person = await this.sessions.signedIn(request);
     return {
       status: 'success',
       csrf_token: this.csrf.tokenFor(request, response),
@@ -91,8 +89,26 @@ export class PeopleController {
   @Get('usage')
   async usage(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
-    const person = await this.sessions.currentPerson(request);
+    const person = await this.sessions.signedIn(request);
     const accountId = person?.accountId ?? anonymousAccountId(this.clientIps.of(request));
     return { status: 'success', anonymous: person === null, usage: usageView(await this.quota.counters(accountId)) };
+  }
+
+  /** The plan a new account starts on (TRANSMUTE_DEFAULT_PLAN), so the site offers the figures the operator configured. */
+  @Get('sign-up-plan')
+  signUpPlan(@Res({ passthrough: true }) response: Response) {
+    response.setHeader('Cache-Control', 'no-store');
+    const plan = this.plans.default;
+    return {
+      status: 'success',
+      plan: {
+        name: plan.name,
+        monthly_bytes: plan.monthlyBytes,
+        additional_bytes: plan.additionalBytes,
+        daily_conversions: plan.dailyConversions,
+        convert_allowance: plan.convertAllowance,
+        rate_limit_per_minute: plan.rateLimitPerMinute,
+      },
+    };
   }
 }

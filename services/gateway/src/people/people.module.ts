@@ -1,59 +1,32 @@
-import { Global, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { WebPrincipalSource } from '../auth/web-principal-source';
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { JsonBodyMiddleware } from '../http/json-body.middleware';
-import { WebhookDeliveriesClient } from '../events/webhook-deliveries.client';
-import { JobsClient } from '../jobs/jobs.client';
-import { CookiePolicy } from './cookie-policy';
-import { CsrfGuard, CsrfTokens } from './csrf';
-import { DashboardController } from './dashboard.controller';
 import { PasswordHasher } from './password-hasher';
 import { PeopleController } from './people.controller';
 import { PeopleRepository } from './people.repository';
 import { PeopleService } from './people.service';
-import { PeopleSessions } from './people-sessions';
 import { personModels } from './person.schema';
-import { SessionStore } from './session-store';
-import { SignInThrottle } from './sign-in-throttle';
-import { SignedInGuard } from './signed-in.guard';
-import { WebPrincipals } from './web-principals';
 
 /**
- * People (website accounts): sign-up, sign-in, sessions, CSRF and the
- * dashboard API. Global, so any gateway controller can use PeopleSessions,
- * CsrfGuard and CsrfTokens, and ApiKeyGuard finds the website's principals.
- * Needs the AccountsModule (global) and the RPC client.
+ * People (the website's accounts): sign-up, sign-in and sign-out (opening
+ * and ending sessions through the sessions room), and who is signed in. The
+ * only reader of the `people` collection.
  */
-@Global()
 @Module({
   imports: [personModels],
-  controllers: [PeopleController, DashboardController],
-  providers: [
-    CookiePolicy,
-    CsrfTokens,
-    CsrfGuard,
-    PasswordHasher,
-    PeopleRepository,
-    PeopleService,
-    PeopleSessions,
-    SessionStore,
-    SignInThrottle,
-    SignedInGuard,
-    JobsClient,
-    WebhookDeliveriesClient,
-    { provide: WebPrincipalSource, useClass: WebPrincipals },
-  ],
-  exports: [PeopleSessions, CsrfTokens, CsrfGuard, SignedInGuard, CookiePolicy, WebPrincipalSource, PeopleService],
+  controllers: [PeopleController],
+  providers: [PasswordHasher, PeopleRepository, PeopleService],
+  exports: [PeopleService],
 })
 export class PeopleModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(JsonBodyMiddleware).forRoutes(PeopleController, DashboardController);
+    consumer.apply(JsonBodyMiddleware).forRoutes(PeopleController);
   }
 }
 
-/** The part of the module the admin CLI needs: listing people (no HTTP, no sessions). */
+/** What the admin CLI needs: listing people (no HTTP, no sessions). */
 @Module({
   imports: [personModels],
-  providers: [PeopleRepository, PeopleService, PasswordHasher, SignInThrottle],
+  providers: [PeopleRepository, PeopleService, PasswordHasher],
   exports: [PeopleService],
 })
 export class PeopleAdminModule {}

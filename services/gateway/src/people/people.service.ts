@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
-import { AccountsService } from '../accounts/accounts.service';
+import { AccountsService } from '../accounts';
+import { SignInThrottle } from '../limits';
+import type { SignedInPerson } from '../sessions';
 import { normaliseEmail, passwordField, passwordProblem } from './credentials';
 import { PasswordHasher } from './password-hasher';
 import { PeopleRepository, type PersonRecord } from './people.repository';
-import type { CurrentPerson } from './people-sessions';
-import { SignInThrottle } from './sign-in-throttle';
 
 /** The same answer for a new address and a taken one: neither says which it was. */
 export const SIGN_UP_ANSWER = 'if this address was free, its account now exists: sign in with it';
@@ -63,7 +63,7 @@ export class PeopleService {
   }
 
   /** The person, or 401 with one message for an unknown address and a wrong password alike (429 when throttled). */
-  async signIn(input: { email?: unknown; password?: unknown }, clientIp: string): Promise<CurrentPerson> {
+  async signIn(input: { email?: unknown; password?: unknown }, clientIp: string): Promise<SignedInPerson> {
     const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
     const password = passwordField(input.password);
     await this.throttle.check(email, clientIp);

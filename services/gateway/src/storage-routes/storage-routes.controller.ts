@@ -5,7 +5,9 @@ import contentDisposition from 'content-disposition';
 import type { Request, Response } from 'express';
 import { ErrorCode, ServiceFailure } from '@transmute/contracts';
 import { FS_STORAGE_ROUTE, FsStorage } from '@transmute/storage';
-import { assertSignedRequest } from './storage-signature';
+import { ByteLimit } from '../imports/byte-limit';
+import { UploadCeiling, overRemainingQuota } from '../uploads/upload-ceiling';
+import { assertSignedRequest, uploadAccountOf } from './storage-signature';
 
 /** The stored key is everything after the route prefix, slashes included. */
 const keyOf = (request: Request): string => request.path.slice(FS_STORAGE_ROUTE.length + 1);
@@ -19,7 +21,10 @@ const keyOf = (request: Request): string => request.path.slice(FS_STORAGE_ROUTE.
 export class StorageRoutesController {
   private readonly logger = new Logger(StorageRoutesController.name);
 
-  constructor(private readonly storage: FsStorage) {}
+  constructor(
+    private readonly storage: FsStorage,
+    private readonly ceiling: UploadCeiling,
+  ) {}
 
   @Put('*key')
   @HttpCode(200)
@@ -30,14 +35,31 @@ export class StorageRoutesController {
       query: request.query,
       contentType: request.headers['content-type'] ?? '',
     });
+    const counter = await this.quotaCounter(request);
     try {
-      await this.storage.put(keyOf(request), request);
+      if (counter) await bothSettled(pipeline(request, counter), this.storage.put(keyOf(request), counter));
+      else await this.storage.put(keyOf(request), request);
     } catch (error) {
+      // Past the ceiling: the partial file is gone (the driver writes aside), and the client is told why.
+      if (error instanceof ServiceFailure && error.code === ErrorCode.PAYLOAD_TOO_LARGE) throw error;
       // The client hung up mid-body: nothing was stored, and it was not our fault.
       if (!request.complete) throw new ServiceFailure(ErrorCode.INVALID_ARGUMENT, 'the upload ended before its last byte', false, { cause: error });
       throw error;
     }
     return {};
+  }
+
+  /**
+   * A link made for an account is held to what its quota has left now, when
+   * the bytes arrive: refused on Content-Length before reading, and counted
+   * while streaming (a chunked body has no length to trust).
+   */
+  private async quotaCounter(request: Request): Promise<ByteLimit | null> {
+    const account = uploadAccountOf(request.query);
+    if (!account) return null;
+    const remaining = await this.ceiling.remainingBytes(account);
+    if (Number(request.headers['content-length'] ?? '0') > remaining) throw overRemainingQuota(remaining);
+    return new ByteLimit(remaining, overRemainingQuota);
   }
 
   @Get('*key')
@@ -57,4 +79,10 @@ export class StorageRoutesController {
       this.logger.warn({ err: error }, `download of ${key} ended early`);
     }
   }
+}
+
+/** Waits for both (the driver removes its partial file before it settles), then fails with the first failure. */
+async function bothSettled(...work: [Promise<unknown>, Promise<unknown>]): Promise<void> {
+  const failed = (await Promise.allSettled(work)).find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
 }

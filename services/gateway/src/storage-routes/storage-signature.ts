@@ -12,6 +12,9 @@ export interface SignedRouteRequest {
   contentType: string;
 }
 
+/** The account an upload link is held to (its remaining quota is the ceiling); '' for a link without one. */
+export const uploadAccountOf = (query: Record<string, unknown>): string => single(query['account']);
+
 const single = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** Throws FORBIDDEN unless the request is exactly the one the link was signed for, and in time. */
@@ -27,6 +30,7 @@ export function assertSignedRequest(signer: UrlSigner, request: SignedRouteReque
       expires,
       contentType: request.contentType,
       filename: request.method === 'GET' ? single(request.query['filename']) : '',
+      account: request.method === 'PUT' ? uploadAccountOf(request.query) : '',
     },
     signature,
   );

@@ -26,7 +26,7 @@ export class GcsSource implements ImportSource {
       await file.getMetadata();
       const filename = work.spec.filename || baseName(target.key) || fallbackFilename(work);
       const key = storageKey('jobs', work.jobId, work.taskName, filename);
-      const stored = await this.storage.put(key, withByteCeiling(file.createReadStream(), this.config.maxImportBytes, `object ${target.key}`));
+      const stored = await this.storage.put(key, withByteCeiling(file.createReadStream(), this.config.maxImportBytes, `Google Cloud Storage object ${target.key}`));
       return { key, filename, size: stored.size };
     } catch (error) {
       throw await gcsFailure(error, target, target.key, async () => (await bucket.exists())[0]);

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, ServiceFailure, type TaskWork } from '@transmute/contracts';
 import type { TaskContext } from '@transmute/messaging';
-import { networkFailure, GUARDED_AGENTS } from '@transmute/connectors';
+import { importCeilingExceeded, networkFailure, GUARDED_AGENTS } from '@transmute/connectors';
 import { BodyTooLargeError, type GuardedAgents, describeUrl, fetchPublic } from '@transmute/net-guard';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { STORAGE, type Storage, storageKey } from '@transmute/storage';
@@ -49,7 +49,7 @@ export class UrlSource implements ImportSource {
       return { key, filename, size: stored.size };
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
-        throw new ServiceFailure(ErrorCode.PAYLOAD_TOO_LARGE, `fetching ${shown} failed: ${error.message}`);
+        throw importCeilingExceeded(`the file at ${shown}`, this.config.maxImportBytes);
       }
       throw networkFailure(error, `fetching ${shown}`) ?? ServiceFailure.unavailable(`fetching ${shown} failed: ${(error as Error).message}`, error);
     }

@@ -2,6 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
 import { JobEventLog } from '../events/job-event-log';
+import { progressWorthAnnouncing } from '../events/progress-events';
+import { FairDispatch, endedConverts } from '../fairness/fair-dispatch';
 import { JobFinalizer } from '../jobs/job-finalizer';
 import { toJobMessage } from '../jobs/job-view';
 import { type Preparation, type Walked, walk } from '../state/job-walk';
@@ -36,6 +38,7 @@ export class JobDriver {
     private readonly sender: WorkSender,
     private readonly events: JobEventLog,
     private readonly finalizer: JobFinalizer,
+    private readonly fairness: FairDispatch,
     @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
   ) {}
 
@@ -63,25 +66,59 @@ export class JobDriver {
     return this.store.get(jobId);
   }
 
-  /** Publishes the given tasks' current attempts and records them as sent. */
+  /**
+   * Publishes the given tasks' current attempts and records them as sent. A
+   * convert whose account already runs all its plan allows is not
+   * published: it joins the account's line and is recorded as parked, until
+   * a slot comes free (fair scheduling).
+   */
   async send(job: LiveJob, names: readonly string[]): Promise<void> {
     if (names.length === 0) return;
-    for (const name of names) await this.sender.send(job, name);
+    const parked: string[] = [];
+    for (const name of names) {
+      const task = job.tasks[name];
+      if (task?.operation === 'convert' && !(await this.fairness.admit(job, task))) {
+        parked.push(name);
+        continue;
+      }
+      await this.sender.send(job, name);
+    }
     const attempts = new Map(names.map((name) => [name, job.tasks[name]?.attempt]));
     await this.store.mutate(job.id, (current) => {
       const now = Date.now();
       const tasks = { ...current.tasks };
-      let confirmed = 0;
+      let moved = 0;
       for (const [name, attempt] of attempts) {
         const task = tasks[name];
-        const next = task && moveTask(task, 'confirm', { now, attempt, deadlineMs: this.config.dispatchDeadlineMs });
+        const next = task && moveTask(task, parked.includes(name) ? 'park' : 'confirm', { now, attempt, deadlineMs: this.config.dispatchDeadlineMs });
         if (next) {
           tasks[name] = next;
-          confirmed += 1;
+          moved += 1;
         }
       }
-      return { job: confirmed > 0 ? { ...current, tasks } : null, result: confirmed };
+      return { job: moved > 0 ? { ...current, tasks } : null, result: moved };
     });
+    // A slot may have come free while these joined the line: nobody else would notice until the sweep.
+    if (parked.length > 0) await this.promote(job.accountId);
+  }
+
+  /**
+   * Publishes the account's waiting converts, oldest first, while it has
+   * slots free. Any replica may call it at any time: the slots are a
+   * compare-and-set, and a task published twice is one message (its id).
+   */
+  async promote(accountId: string): Promise<void> {
+    for (let next = await this.fairness.nextToServe(accountId); next; next = await this.fairness.nextToServe(accountId)) {
+      const { job, task, seq } = next;
+      const attempt = job.tasks[task]?.attempt;
+      const claimed = await this.store.mutate(job.id, (current) => {
+        const waiting = current.tasks[task];
+        const moved = waiting?.parkedAt ? moveTask(waiting, 'unpark', { now: Date.now(), attempt, deadlineMs: CLAIM_DEADLINE_MS }) : null;
+        return { job: moved ? { ...current, tasks: { ...current.tasks, [task]: moved } } : null, result: moved !== null };
+      });
+      if (claimed?.result) await this.send(claimed.job, [task]);
+      await this.fairness.served(seq);
+    }
   }
 
   /**
@@ -100,6 +137,16 @@ export class JobDriver {
       await this.finalizer.finalize(after).catch((error: unknown) => this.logger.warn({ err: error, jobId: after.id }, 'finalisation not complete; the reconciler finishes it'));
     } else if (before.status !== after.status) {
       await this.events.append(toJobMessage(after));
+    } else if (progressWorthAnnouncing(before, after)) {
+      await this.events.appendProgress(toJobMessage(after));
+    }
+    // Last, once the end is recorded: the account's next convert starts after this one is seen to end.
+    const ended = endedConverts(before, after);
+    if (ended.length > 0) {
+      await this.fairness
+        .release(after, ended)
+        .then((freed) => (freed ? this.promote(after.accountId) : undefined))
+        .catch((error: unknown) => this.logger.warn({ err: error, jobId: after.id, tasks: ended }, 'convert slots not released; the sweep frees them'));
     }
   }
 }

@@ -4,14 +4,16 @@ import { TaskResultSchema, type TaskOutcome, type TaskSucceeded } from '@transmu
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { DownloadTokens } from '@transmute/storage';
 import type { OrchestratorConfig } from '../config';
-import { type TaskEvent, type TransitionInput, moveTask } from '../state/transitions';
+import { type TaskMove, type TransitionInput, moveTask } from '../state/transitions';
 import type { LiveJob, StoredOutput } from '../store/live-job';
 import { type JobChange, JobDriver } from './job-driver';
 
 /**
  * Applies a worker's report. Idempotent: the transition table refuses a
- * report that arrives twice, and the graph walk that follows runs every time,
- * so a crash after the write is healed by the redelivery.
+ * report that arrives twice, and a report on an attempt the task has been
+ * dispatched past (every report names its attempt); the graph walk that
+ * follows runs every time, so a crash after the write is healed by the
+ * redelivery.
  */
 @Injectable()
 export class OutcomeService {
@@ -34,38 +36,37 @@ export class OutcomeService {
     await this.driver.step(outcome.jobId, change);
   }
 
-  /** Fails a task whose outcome could not be recorded (a dead letter), if it is still running. */
-  async failTask(jobId: string, name: string, error: string): Promise<void> {
+  /** Fails a task whose outcome could not be recorded (a dead letter), if it is still running that attempt. */
+  async failTask(jobId: string, name: string, attempt: number, error: string): Promise<void> {
     await this.driver.step(
       jobId,
-      this.taskChange(name, 'fail', () => ({ error })),
+      this.taskChange(name, 'fail', () => ({ attempt, error })),
     );
   }
 
   private changeFor(outcome: TaskOutcome): JobChange | null {
-    const { taskName } = outcome;
+    const { taskName, attempt } = outcome;
     switch (outcome.outcome.case) {
       case 'progress': {
-        // Only the attempt that reports it shows progress.
         const progress = outcome.outcome.value.percent;
-        return this.taskChange(taskName, 'progress', () => ({ progress, attempt: outcome.attempt, deadlineMs: this.config.processingDeadlineMs }));
+        return this.taskChange(taskName, 'progress', () => ({ progress, attempt, deadlineMs: this.config.processingDeadlineMs }));
       }
       case 'started':
-        return this.taskChange(taskName, 'start', () => ({ deadlineMs: this.config.processingDeadlineMs }));
+        return this.taskChange(taskName, 'start', () => ({ attempt, deadlineMs: this.config.processingDeadlineMs }));
       case 'succeeded': {
         const succeeded = outcome.outcome.value;
-        return this.taskChange(taskName, 'succeed', (job) => this.success(job, taskName, succeeded));
+        return this.taskChange(taskName, 'succeed', (job) => ({ attempt, ...this.success(job, taskName, succeeded) }));
       }
       case 'failed': {
         const error = outcome.outcome.value.error?.message || 'unknown error';
-        return this.taskChange(taskName, 'fail', () => ({ error }));
+        return this.taskChange(taskName, 'fail', () => ({ attempt, error }));
       }
       default:
         return null;
     }
   }
 
-  private taskChange(name: string, event: TaskEvent, details: (job: LiveJob) => Omit<TransitionInput, 'now'>): JobChange {
+  private taskChange(name: string, event: TaskMove, details: (job: LiveJob) => Omit<TransitionInput, 'now'>): JobChange {
     return (job, now) => {
       const task = job.tasks[name];
       const moved = task && moveTask(task, event, { now, ...details(job) });

@@ -3,6 +3,7 @@ import { Counter } from 'prom-client';
 import { RUNNING_TASK_STATUSES, TERMINAL_JOB_STATUSES } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
+import { FairDispatch } from '../fairness/fair-dispatch';
 import { JobFinalizer } from '../jobs/job-finalizer';
 import { readyConverts } from '../state/job-walk';
 import { moveTask } from '../state/transitions';
@@ -38,6 +39,7 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly store: JobStore,
     private readonly driver: JobDriver,
     private readonly finalizer: JobFinalizer,
+    private readonly fairness: FairDispatch,
     @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
   ) {}
 
@@ -65,7 +67,22 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
         this.logger.warn({ err: error, jobId }, 'could not reconcile a job; the next pass tries again');
       }
     }
+    await this.reconcileWaitingConverts();
     return touched;
+  }
+
+  /**
+   * Fair scheduling's safety net: frees slots whose release was lost, and
+   * moves every account's line that has slots free (a promotion lost to a
+   * crash), so a waiting convert never waits for a slot nobody will free.
+   */
+  private async reconcileWaitingConverts(): Promise<void> {
+    try {
+      await this.fairness.reclaimStaleSlots();
+      for (const accountId of await this.fairness.waitingAccounts()) await this.driver.promote(accountId);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not look after the waiting converts; the next pass tries again');
+    }
   }
 
   private async reconcileJob(jobId: string, now: number): Promise<boolean> {

@@ -44,6 +44,15 @@ describe('planJob', () => {
     ]);
   });
 
+  it.each<[string, Tasks]>([
+    ['a string', { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'convert', input: ['a'], outputFormat: 'jpg' } }],
+    ['an array of one name', { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'convert', input: ['a'], inputIsList: true, outputFormat: 'jpg' } }],
+  ])('accepts a convert input given as %s', (_name, tasks) => {
+    const plan = planJob(request(tasks), 5);
+    expect(plan.tasks.find((task) => task.name === 'b')?.dependsOn).toEqual(['a']);
+    expect(plan.conversions).toEqual([{ task: 'b', inputFormat: 'png', outputFormat: 'jpg' }]);
+  });
+
   it.each<[string, Tasks, string]>([
     ['rule 1: unknown operation', { a: { operation: 'import/ftp' } }, 'task a: unknown operation "import/ftp"'],
     [
@@ -83,6 +92,15 @@ describe('planJob', () => {
     [
       'rule 5: convert with two inputs',
       { a: { operation: 'import/upload', filename: 'x.png' }, b: { operation: 'convert', input: ['a', 'a'], outputFormat: 'jpg' } },
+      'convert task b must name exactly one input task',
+    ],
+    [
+      'rule 5: convert with an array of two inputs',
+      {
+        a: { operation: 'import/upload', filename: 'x.png' },
+        z: { operation: 'import/upload', filename: 'y.png' },
+        b: { operation: 'convert', input: ['a', 'z'], inputIsList: true, outputFormat: 'jpg' },
+      },
       'convert task b must name exactly one input task',
     ],
     ['unknown input', { b: { operation: 'convert', input: ['nope'], outputFormat: 'jpg' } }, 'task b: input "nope" is not a task of this job'],

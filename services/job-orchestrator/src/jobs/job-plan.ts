@@ -132,7 +132,8 @@ function checkInputs(name: string, spec: TaskSpec, specs: Map<string, TaskSpec>)
     if (!specs.has(input)) throw broken(5, `task ${name}: input ${JSON.stringify(input)} is not a task of this job`);
   }
   if (spec.operation === 'convert') {
-    if (inputs.length !== 1 || spec.inputIsList) throw broken(5, `convert task ${name} must name exactly one input task`);
+    // The spec types input as "string or array of strings": ["a"] names one task as surely as "a" does.
+    if (inputs.length !== 1) throw broken(5, `convert task ${name} must name exactly one input task`);
     const source = specs.get(inputs[0] as string) as TaskSpec;
     if (!isImportOperation(source.operation) && source.operation !== 'convert') {
       throw broken(5, `convert task ${name}: input ${inputs[0]} is a ${source.operation} task, not an import or a convert`);

@@ -11,19 +11,17 @@ import {
   TaskResultSchema,
   TaskSchema,
   TaskSpecSchema,
-  type TaskStatus,
   UploadFormSchema,
   credentialKey,
-  isImportOperation,
   sealCredentials,
 } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
-import { STORAGE, type Storage, storageKey } from '@transmute/storage';
+import { STORAGE, type Storage, type UploadCeiling, storageKey } from '@transmute/storage';
 import { CatalogueClient } from '../catalogue/catalogue.client';
 import type { OrchestratorConfig } from '../config';
 import { JobDriver } from '../dispatch/job-driver';
 import { JobEventLog } from '../events/job-event-log';
-import { moveJob } from '../state/transitions';
+import { createJob, createTask, moveJob } from '../state/transitions';
 import type { LiveJob, LiveTask } from '../store/live-job';
 import { JobStore } from '../store/job-store';
 import { IMPORT_JOB_TASKS, type JobPlan, type PlannedTask, planJob } from './job-plan';
@@ -34,11 +32,6 @@ const DEFAULT_LIST_LIMIT = 50;
 const MAX_LIST_LIMIT = 200;
 
 const UPLOAD_CONTENT_TYPE = 'application/octet-stream';
-
-function initialStatus(operation: string): TaskStatus {
-  if (operation === 'import/upload') return 'waiting_upload';
-  return isImportOperation(operation) ? 'waiting' : 'waiting_input';
-}
 
 @Injectable()
 export class JobsService {
@@ -67,22 +60,21 @@ export class JobsService {
     for (const planned of plan.tasks) {
       // A job built around an import reads the import's bytes where the gateway put them.
       const importKey = request.importId && planned.name === IMPORT_JOB_TASKS.import ? request.importKey : '';
-      tasks[planned.name] = await this.liveTask(jobId, planned, families.get(planned.name) ?? '', now, importKey);
+      tasks[planned.name] = await this.liveTask(jobId, planned, families.get(planned.name) ?? '', now, importKey, uploadCeilingOf(request));
     }
-    const job: LiveJob = {
-      id: jobId,
-      accountId: request.accountId,
-      tag: request.tag,
-      status: 'waiting_upload',
-      webhookUrl: request.webhookUrl,
-      error: '',
-      taskOrder: plan.tasks.map((task) => task.name),
-      tasks,
-      createdAt: now,
-      updatedAt: now,
-      startedAt: null,
-      endedAt: null,
-    };
+    const job = createJob(
+      {
+        id: jobId,
+        accountId: request.accountId,
+        tag: request.tag,
+        webhookUrl: request.webhookUrl,
+        taskOrder: plan.tasks.map((task) => task.name),
+        tasks,
+        // The plan's allowance is also how many of the account's converts run at once (fair scheduling).
+        ...(request.convertAllowance > 0 && { convertAllowance: request.convertAllowance }),
+      },
+      { now },
+    );
     await this.store.create(job);
     this.logger.log({ jobId, accountId: request.accountId, tasks: plan.tasks.length }, 'job created');
     // The event log starts with the job's first status, so every stream event has an id to resume from.
@@ -148,7 +140,7 @@ export class JobsService {
     return families;
   }
 
-  private async liveTask(jobId: string, planned: PlannedTask, family: string, now: number, importKey: string): Promise<LiveTask> {
+  private async liveTask(jobId: string, planned: PlannedTask, family: string, now: number, importKey: string, ceiling: UploadCeiling | undefined): Promise<LiveTask> {
     let uploadKey = importKey;
     let result: Record<string, unknown> | null = null;
     if (planned.operation === 'import/upload' && !importKey) {
@@ -156,36 +148,42 @@ export class JobsService {
       const target = await this.storage.presignUpload(uploadKey, {
         contentType: UPLOAD_CONTENT_TYPE,
         expiresInSeconds: this.config.uploadLinkTtlSeconds,
+        ...(ceiling && { ceiling }),
       });
       const form = create(UploadFormSchema, {
         url: target.url,
         method: target.method,
-        parameters: {},
+        parameters: target.parameters,
         headers: target.headers,
         expiresAt: timestampFromDate(target.expiresAt),
       });
       result = toJson(TaskResultSchema, create(TaskResultSchema, { form })) as Record<string, unknown>;
     }
-    return {
-      name: planned.name,
-      operation: planned.operation,
-      status: initialStatus(planned.operation),
-      dependsOn: planned.dependsOn,
-      spec: sealCredentials(toJson(TaskSpecSchema, planned.spec) as Record<string, unknown>, this.credentialKey),
-      inputFormat: planned.inputFormat,
-      outputFormat: planned.outputFormat,
-      family,
-      uploadKey,
-      attempt: 0,
-      progress: null,
-      publishedAt: null,
-      deadlineAt: null,
-      output: null,
-      result,
-      createdAt: now,
-      updatedAt: now,
-    };
+    return createTask(
+      {
+        name: planned.name,
+        operation: planned.operation,
+        dependsOn: planned.dependsOn,
+        spec: sealCredentials(toJson(TaskSpecSchema, planned.spec) as Record<string, unknown>, this.credentialKey),
+        inputFormat: planned.inputFormat,
+        outputFormat: planned.outputFormat,
+        family,
+        uploadKey,
+        progress: null,
+        publishedAt: null,
+        deadlineAt: null,
+        output: null,
+        result,
+      },
+      { now },
+    );
   }
+}
+
+/** The ceiling the gateway found for the job's direct uploads (the account's remaining quota); none when it sent none. */
+function uploadCeilingOf(request: CreateJobRequest): UploadCeiling | undefined {
+  const maxBytes = Number(request.uploadCeilingBytes);
+  return maxBytes > 0 ? { accountId: request.accountId, maxBytes } : undefined;
 }
 
 /** What a sandbox job would hold: the planned tasks, none of them stored. */

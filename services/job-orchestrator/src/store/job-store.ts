@@ -1,19 +1,12 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { DiscardPolicy, type JetStreamManager, type KV, type NatsConnection, RetentionPolicy, StorageType, nanos } from 'nats';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { DiscardPolicy, type JetStreamManager, type NatsConnection, RetentionPolicy, StorageType, nanos } from 'nats';
 import { LIVE_JOBS } from '@transmute/contracts';
-import { NATS_CONNECTION, isCasConflict } from '@transmute/messaging';
+import { KvBucket, KvCodecs, NATS_CONNECTION } from '@transmute/messaging';
 import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
 import type { LiveJob } from './live-job';
 import { StoreCounters } from './store-counters';
 
-/** Conflicts are brief (outcomes of one job racing); this many in a row means something is wrong. */
-const MAX_CAS_ATTEMPTS = 100;
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-const encode = (job: LiveJob) => encoder.encode(JSON.stringify(job));
-const decode = (bytes: Uint8Array) => JSON.parse(decoder.decode(bytes)) as LiveJob;
 /** Account ids may hold characters a KV key may not. */
 const accountToken = (accountId: string) => Buffer.from(accountId).toString('hex') || '00';
 
@@ -35,15 +28,22 @@ export interface Mutation<R> {
  */
 @Injectable()
 export class JobStore implements OnApplicationBootstrap {
-  private readonly logger = new Logger(JobStore.name);
-  private buckets?: Promise<{ jobs: KV; index: KV; jsm: JetStreamManager }>;
+  private readonly jobs: KvBucket<LiveJob>;
+  private readonly index: KvBucket<Uint8Array>;
+  private opened?: Promise<JetStreamManager>;
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
     @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
     private readonly counters: StoreCounters,
     private readonly readiness: ReadinessRegistry,
-  ) {}
+  ) {
+    // Records expire with the files; a changed retention applies to the existing buckets when they open.
+    const ttlMs = config.fileRetentionSeconds * 1_000;
+    const replicas = config.jobStoreReplicas;
+    this.jobs = new KvBucket(connection, { name: LIVE_JOBS.jobsBucket, ttlMs, replicas }, KvCodecs.json<LiveJob>());
+    this.index = new KvBucket(connection, { name: LIVE_JOBS.indexBucket, ttlMs, replicas }, KvCodecs.bytes);
+  }
 
   onApplicationBootstrap(): void {
     this.readiness.register('job-store', () =>
@@ -55,17 +55,16 @@ export class JobStore implements OnApplicationBootstrap {
   }
 
   async create(job: LiveJob): Promise<void> {
-    const { jobs, index } = await this.open();
-    await jobs.create(job.id, encode(job));
-    await index.put(`${accountToken(job.accountId)}.${job.id}`, new Uint8Array());
+    await this.open();
+    if ((await this.jobs.create(job.id, job)) === null) throw new Error(`job ${job.id} exists already`);
+    await this.index.put(`${accountToken(job.accountId)}.${job.id}`, new Uint8Array());
     this.counters.count('create', 2);
   }
 
   async get(jobId: string): Promise<LiveJob | null> {
-    const { jobs } = await this.open();
-    const entry = await jobs.get(jobId);
+    const entry = await this.jobs.get(jobId);
     this.counters.count('get', 1);
-    return entry && entry.operation === 'PUT' ? decode(entry.value) : null;
+    return entry?.value ?? null;
   }
 
   /**
@@ -74,32 +73,22 @@ export class JobStore implements OnApplicationBootstrap {
    * again, so `decide` must be pure. Null when there is no such job.
    */
   async mutate<R>(jobId: string, decide: (job: LiveJob) => Mutation<R>): Promise<{ job: LiveJob; result: R; written: boolean } | null> {
-    const { jobs } = await this.open();
-    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
-      const entry = await jobs.get(jobId);
-      this.counters.count('get', 1);
-      if (!entry || entry.operation !== 'PUT') return null;
-      const current = decode(entry.value);
-      const { job, result } = decide(current);
-      if (!job) return { job: current, result, written: false };
-      try {
-        await jobs.update(jobId, encode(job), entry.revision);
-        this.counters.count('update', 1);
-        return { job, result, written: true };
-      } catch (error) {
-        if (!isCasConflict(error)) throw error;
-        this.counters.count('conflict', 1);
-      }
-    }
-    throw new Error(`job ${jobId}: compare-and-set lost ${MAX_CAS_ATTEMPTS} races in a row`);
+    const outcome = await this.jobs.mutate<{ decided: Mutation<R> } | null>(jobId, (entry) => {
+      if (!entry) return { result: null };
+      const decided = decide(entry.value);
+      return decided.job ? { write: decided.job, result: { decided } } : { result: { decided } };
+    });
+    this.counters.count('get', outcome.conflicts + 1);
+    this.counters.count('conflict', outcome.conflicts);
+    if (!outcome.result || !outcome.entry) return null;
+    if (outcome.written) this.counters.count('update', 1);
+    return { job: outcome.entry.value, result: outcome.result.decided.result, written: outcome.written };
   }
 
   /** The account's jobs still stored, newest first. */
   async listForAccount(accountId: string, limit: number): Promise<LiveJob[]> {
-    const { index } = await this.open();
     const prefix = `${accountToken(accountId)}.`;
-    const ids: string[] = [];
-    for await (const key of await index.keys(`${prefix}*`)) ids.push(key.slice(prefix.length));
+    const ids = (await this.index.keys(`${prefix}*`)).map((key) => key.slice(prefix.length));
     const jobs = await Promise.all(ids.map((id) => this.get(id)));
     return jobs
       .filter((job): job is LiveJob => job !== null)
@@ -109,51 +98,37 @@ export class JobStore implements OnApplicationBootstrap {
 
   /** Started and not yet finalized: what the reconciler watches. */
   async markActive(jobId: string): Promise<void> {
+    await this.open();
     await this.connection.jetstream().publish(LIVE_JOBS.activeSubject(jobId), new Uint8Array(), { msgID: `active.${jobId}` });
     this.counters.count('active', 1);
   }
 
   /** Finalized: nothing left for the reconciler. A purge leaves no marker behind. */
   async markSettled(jobId: string): Promise<void> {
-    const { jsm } = await this.open();
+    const jsm = await this.open();
     await jsm.streams.purge(LIVE_JOBS.activeStream, { filter: LIVE_JOBS.activeSubject(jobId) });
     this.counters.count('active', 1);
   }
 
   async activeJobIds(): Promise<string[]> {
-    const { jsm } = await this.open();
+    const jsm = await this.open();
     const info = await jsm.streams.info(LIVE_JOBS.activeStream, { subjects_filter: LIVE_JOBS.activeSubject('*') });
     const prefix = LIVE_JOBS.activeSubject('');
     return Object.keys(info.state.subjects ?? {}).map((subject) => subject.slice(prefix.length));
   }
 
-  /** Opens (creating where missing) the buckets and the active-job stream; a failure is retried on the next call. */
-  open(): Promise<{ jobs: KV; index: KV; jsm: JetStreamManager }> {
-    this.buckets ??= this.openAll().catch((error: unknown) => {
-      this.buckets = undefined;
+  /** Opens (creating where missing) the buckets and the active-job stream, once; a failure is retried on the next call. */
+  open(): Promise<JetStreamManager> {
+    this.opened ??= (async () => {
+      await Promise.all([this.jobs.open(), this.index.open()]);
+      const jsm = await this.connection.jetstreamManager();
+      await this.ensureActiveStream(jsm, this.config.jobStoreReplicas);
+      return jsm;
+    })().catch((error: unknown) => {
+      this.opened = undefined;
       throw error;
     });
-    return this.buckets;
-  }
-
-  private async openAll(): Promise<{ jobs: KV; index: KV; jsm: JetStreamManager }> {
-    const ttl = this.config.fileRetentionSeconds * 1_000;
-    const replicas = this.config.jobStoreReplicas;
-    const js = this.connection.jetstream();
-    const jsm = await this.connection.jetstreamManager();
-    const jobs = await js.views.kv(LIVE_JOBS.jobsBucket, { history: 1, ttl, replicas });
-    const index = await js.views.kv(LIVE_JOBS.indexBucket, { history: 1, ttl, replicas });
-    // An existing bucket keeps the retention it was made with: follow the configured one.
-    for (const bucket of [LIVE_JOBS.jobsBucket, LIVE_JOBS.indexBucket]) {
-      const stream = `KV_${bucket}`;
-      const info = await jsm.streams.info(stream);
-      if (info.config.max_age !== nanos(ttl)) {
-        await jsm.streams.update(stream, { ...info.config, max_age: nanos(ttl) });
-        this.logger.log({ bucket, retentionSeconds: this.config.fileRetentionSeconds }, 'job store retention changed');
-      }
-    }
-    await this.ensureActiveStream(jsm, replicas);
-    return { jobs, index, jsm };
+    return this.opened;
   }
 
   private async ensureActiveStream(jsm: JetStreamManager, replicas: number): Promise<void> {

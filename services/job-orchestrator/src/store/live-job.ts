@@ -34,6 +34,12 @@ export interface LiveTask {
   publishedAt: number | null;
   /** Past this, the reconciler dispatches the task again. */
   deadlineAt: number | null;
+  /**
+   * A claimed convert waiting for a slot of its account's plan allowance (in
+   * the account's line, docs/decisions.md "Fair scheduling"); absent or null
+   * otherwise. Without a deadline meanwhile: waiting is not a fault.
+   */
+  parkedAt?: number | null;
   output: StoredOutput | null;
   /** Public result in proto3 JSON (TaskResult). */
   result: Record<string, unknown> | null;
@@ -51,6 +57,8 @@ export interface LiveJob {
   error: string;
   /** Task names in the order the client wrote them. */
   taskOrder: string[];
+  /** How many of the account's converts may run at once (its plan allowance when the job was created); absent: no cap. */
+  convertAllowance?: number;
   tasks: Record<string, LiveTask>;
   createdAt: number;
   updatedAt: number;

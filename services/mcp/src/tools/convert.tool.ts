@@ -5,7 +5,7 @@ import { FORMAT_NAME_PATTERN } from '@transmute/contracts';
 import type { Job } from '@transmute/contracts';
 import type { PlatformClient } from '../platform/platform-client';
 import type { McpCaller } from './caller';
-import { isTerminal, JobSummary, jobProgress, summariseJob } from './job-summary';
+import { isJobEnded, JobSummary, jobProgress, summariseJob } from './job-summary';
 import { toolErrorOf } from './tool-errors';
 
 const POLL_INTERVAL_MS = 500;
@@ -56,7 +56,7 @@ export function registerConvert(server: McpServer, platform: PlatformClient, cal
       const deadline = Date.now() + options.waitMs;
       let reported = -1;
       try {
-        while (!isTerminal(job.status) && Date.now() < deadline && !extra.signal.aborted) {
+        while (!isJobEnded(job.status) && Date.now() < deadline && !extra.signal.aborted) {
           const { progress, total } = jobProgress(job);
           if (progressToken !== undefined && progress !== reported) {
             reported = progress;

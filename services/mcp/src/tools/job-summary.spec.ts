@@ -60,4 +60,12 @@ describe('jobProgress', () => {
     });
     expect(jobProgress(job)).toEqual({ progress: 1.5, total: 3 });
   });
+
+  it('counts the cancelled tasks of a failed job as ended: its progress is complete, not stuck short', () => {
+    const job = create(JobSchema, {
+      status: 'failed',
+      tasks: [task('i', 'import/url', 'finished'), task('c', 'convert', 'failed'), task('e', 'export/url', 'cancelled'), task('w', 'export/webhook', 'cancelled')],
+    });
+    expect(jobProgress(job)).toEqual({ progress: 4, total: 4 });
+  });
 });

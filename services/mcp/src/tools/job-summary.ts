@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import type { Job } from '@transmute/contracts';
+import { JOB_STATUSES, type Job, TERMINAL_JOB_STATUSES, TERMINAL_TASK_STATUSES } from '@transmute/contracts';
 
-const TERMINAL = new Set(['finished', 'failed']);
-export const isTerminal = (status: string): boolean => TERMINAL.has(status);
+/** The job has ended (finished or failed). */
+export const isJobEnded = (status: string): boolean => (TERMINAL_JOB_STATUSES as readonly string[]).includes(status);
+/** The task will not move again: finished, failed, or cancelled because the job failed first. */
+const isTaskEnded = (status: string): boolean => (TERMINAL_TASK_STATUSES as readonly string[]).includes(status);
 
 /** What convert and get_job answer: one shape, so an assistant reads both the same way. */
 export const JobSummary = z.object({
   job_id: z.string().describe('The job id (32 hex characters); pass it to get_job.'),
-  status: z.enum(['waiting_upload', 'waiting', 'queued', 'processing', 'converting', 'finished', 'failed']).describe('The job status.'),
+  status: z.enum(JOB_STATUSES).describe('The job status.'),
   tag: z.string().describe('The label given at creation; empty when none.'),
   created_at: z.string().describe('ISO 8601.'),
   ended_at: z.string().nullable().describe('ISO 8601 once finished or failed; null before.'),
@@ -67,6 +69,6 @@ export function summariseJob(job: Job): JobSummary {
 /** Progress of a job as tasks done out of all (a running conversion's own percentage counts in part). */
 export function jobProgress(job: Job): { progress: number; total: number } {
   const total = job.tasks.length;
-  const progress = job.tasks.reduce((sum, task) => sum + (isTerminal(task.status) ? 1 : (task.progress ?? 0) / 100), 0);
+  const progress = job.tasks.reduce((sum, task) => sum + (isTaskEnded(task.status) ? 1 : (task.progress ?? 0) / 100), 0);
   return { progress: Math.round(progress * 100) / 100, total };
 }

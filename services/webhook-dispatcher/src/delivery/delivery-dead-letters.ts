@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { toBinary } from '@bufbuild/protobuf';
-import { DeadLetterSources, Subjects, type WebhookDelivery, WebhookDeliverySchema } from '@transmute/contracts';
-import { DeadLetterPublisher } from '@transmute/messaging';
+import { DeadLetterSources, Subjects, type WebhookDelivery } from '@transmute/contracts';
+import type { DeadLetterInit, GivenUp } from '@transmute/messaging';
 import type { StoredAttempt } from '../deliveries/delivery.schema';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 
@@ -16,63 +15,35 @@ export function givenUpReason(attempts: readonly StoredAttempt[], refused: boole
 }
 
 /**
- * Turns a delivery the dispatcher gives up on into a dead letter (DEAD_LETTERS,
- * `transmute_dead_letters_total{source="webhook-dispatcher"}`), then marks its
- * log record so a redelivered message does not record it twice. The caller
- * acks the message only after this succeeds.
+ * What a delivery the dispatcher gives up on leaves behind: its dead letter
+ * (DEAD_LETTERS, `transmute_dead_letters_total{source="webhook-dispatcher"}`,
+ * id `webhook.<delivery id>`, the original message as payload), and, once
+ * the letter is recorded, its log record marked failed and dead-lettered, so
+ * a redelivered message does not record it twice. The consumer runner
+ * publishes the letter and acks the message only after JetStream took it.
  */
 @Injectable()
 export class DeliveryDeadLetters {
   private readonly logger = new Logger(DeliveryDeadLetters.name);
 
-  constructor(
-    private readonly publisher: DeadLetterPublisher,
-    private readonly repository: DeliveryRepository,
-  ) {}
+  constructor(private readonly repository: DeliveryRepository) {}
 
-  /** A delivery settled as `failed` in the log (attempts spent or target refused). */
-  async recordFailed(delivery: WebhookDelivery, attempts: number, error: string): Promise<void> {
-    await this.publish(delivery, attempts, error);
-    await this.repository.markDeadLettered(delivery.deliveryId);
-  }
-
-  /** A delivery on which no attempt could be made for too long; the log is updated when the store answers. */
-  async recordUnattempted(delivery: WebhookDelivery, error: string): Promise<void> {
+  /** The letter; a message that is not a delivery at all keeps only its bytes. */
+  async letterFor({ value: delivery, seq, data, reason }: GivenUp<WebhookDelivery>): Promise<DeadLetterInit> {
+    const common = { source: DeadLetterSources.webhookDispatcher, kind: KIND, subject: Subjects.webhooksDeliver, payload: data };
+    if (!delivery) return { ...common, id: `webhook.undecodable.${seq}`, attempts: 0, error: `not a webhook delivery: ${reason}` };
+    // The attempts the log holds; a log that does not answer says none (the letter matters more than the count).
     const attempts = await this.repository
       .find(delivery.deliveryId)
       .then((record) => record?.attempts.length ?? 0)
       .catch(() => 0);
-    await this.publish(delivery, attempts, error);
-    await this.repository
-      .markGivenUp(delivery.deliveryId)
-      .catch((storeError: unknown) => this.logger.warn({ err: storeError, deliveryId: delivery.deliveryId }, 'dead letter recorded, but not the delivery log'));
+    return { ...common, id: `webhook.${delivery.deliveryId}`, jobId: delivery.jobId, deliveryId: delivery.deliveryId, attempts, error: reason };
   }
 
-  /** A message that is not a delivery at all: kept as a dead letter with its bytes, then dropped. */
-  async recordUndecodable(sequence: number, data: Uint8Array, error: string): Promise<void> {
-    await this.publisher.publish({
-      id: `webhook.undecodable.${sequence}`,
-      source: DeadLetterSources.webhookDispatcher,
-      kind: KIND,
-      subject: Subjects.webhooksDeliver,
-      attempts: 0,
-      error: `not a webhook delivery: ${error}`,
-      payload: data,
-    });
-  }
-
-  private async publish(delivery: WebhookDelivery, attempts: number, error: string): Promise<void> {
-    await this.publisher.publish({
-      id: `webhook.${delivery.deliveryId}`,
-      source: DeadLetterSources.webhookDispatcher,
-      kind: KIND,
-      subject: Subjects.webhooksDeliver,
-      jobId: delivery.jobId,
-      deliveryId: delivery.deliveryId,
-      attempts,
-      error,
-      payload: toBinary(WebhookDeliverySchema, delivery),
-    });
-    this.logger.warn({ deliveryId: delivery.deliveryId, jobId: delivery.jobId, attempts, error }, 'webhook delivery dead-lettered');
+  /** After the letter: the log record says failed and dead-lettered (a store away leaves that to the log's next write). */
+  async recorded({ value: delivery, reason }: GivenUp<WebhookDelivery>): Promise<void> {
+    if (!delivery) return;
+    this.logger.warn({ deliveryId: delivery.deliveryId, jobId: delivery.jobId, error: reason }, 'webhook delivery dead-lettered');
+    await this.repository.markGivenUp(delivery.deliveryId);
   }
 }

@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { fromBinary } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import type { JsMsg, NatsConnection } from 'nats';
 import { Counter, Histogram, register } from 'prom-client';
 import { Consumers, Streams, Subjects, type WebhookDelivery, WebhookDeliverySchema, asServiceFailure } from '@transmute/contracts';
-import { JetStreamSetup, NATS_CONNECTION, PullWorker, type WorkConsumerDefinition } from '@transmute/messaging';
+import { type ConsumerRunner, ConsumerRunners, type Delivery, Settle, type Settlement } from '@transmute/messaging';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { DispatcherConfig } from '../config';
 import type { StoredAttempt } from '../deliveries/delivery.schema';
 import { type DeliveryRecord, DeliveryRepository } from '../deliveries/delivery.repository';
+import { AttemptJournal, type JournaledAttempts } from './attempt-journal';
 import { DeliveryDeadLetters, givenUpReason } from './delivery-dead-letters';
 import { nextStep } from './retry-policy';
 import { signatureHeader } from './signature';
@@ -20,6 +20,8 @@ import { WebhookSender } from './webhook-sender';
 const EARLY_TOLERANCE_MS = 250;
 /** How soon an attempt that could not be made (accounts or store away) is tried again; it does not count. */
 const NOT_ATTEMPTED_RETRY_MS = 5_000;
+/** How soon an attempt kept in the journal (its log write failed) comes back to have the log written. */
+const JOURNAL_RETRY_MS = 2_000;
 
 const attemptsTotal =
   (register.getSingleMetric('transmute_webhook_attempts_total') as Counter<string>) ??
@@ -43,95 +45,77 @@ function spoken(ms: number): string {
  * is recorded, then its message is naked with the delay to the next attempt,
  * so a dispatcher that dies mid-schedule loses nothing; whoever holds the
  * message next resumes from the log in `webhook_deliveries`, which also stops
- * a settled delivery from being sent again.
+ * a settled delivery from being sent again. An attempt the receiver got is
+ * never sent again because its log write failed: the attempt journal keeps
+ * it, and the next delivery of the message writes the log before anything else.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(DeliveryWorker.name);
-  private worker?: PullWorker;
+  private runner?: ConsumerRunner<WebhookDelivery>;
 
   constructor(
-    private readonly jetstream: JetStreamSetup,
-    @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
+    private readonly consumers: ConsumerRunners,
     @Inject(SERVICE_CONFIG) private readonly config: DispatcherConfig,
     private readonly repository: DeliveryRepository,
+    private readonly journal: AttemptJournal,
     private readonly secrets: SigningSecrets,
     private readonly sender: WebhookSender,
     private readonly deadLetters: DeliveryDeadLetters,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const definition: WorkConsumerDefinition = {
-      stream: Streams.webhooks,
-      durable: Consumers.webhookDispatcher,
-      filterSubject: Subjects.webhooksDeliver,
-      // Longer than one attempt can take, so a live dispatcher never has its message handed to another.
-      ackWaitMs: this.config.timeoutMs + 20_000,
-      // Attempts are counted in the delivery log, not by JetStream (early redeliveries must not use them up).
-      maxDeliver: -1,
-    };
-    await this.jetstream.ensureWorkConsumer(definition);
-    this.worker = new PullWorker(this.connection.jetstream(), definition, this.config.concurrency, (message, signal) => this.handle(message, signal));
-    await this.worker.start();
+    this.runner = await this.consumers.start<WebhookDelivery>({
+      consumer: {
+        stream: Streams.webhooks,
+        durable: Consumers.webhookDispatcher,
+        filterSubject: Subjects.webhooksDeliver,
+        // Longer than one attempt can take, so a live dispatcher never has its message handed to another.
+        ackWaitMs: this.config.timeoutMs + 20_000,
+        // Attempts are counted in the delivery log, not by JetStream (early redeliveries must not use them up).
+        maxDeliver: -1,
+      },
+      concurrency: this.config.concurrency,
+      decode: (data) => {
+        const delivery = fromBinary(WebhookDeliverySchema, data);
+        if (!delivery.job || !delivery.deliveryId) throw new Error('no job or delivery id');
+        return delivery;
+      },
+      handle: (delivery) => this.attempt(delivery),
+      onError: (error, delivery) => this.notAttempted(error, delivery),
+      deadLetter: (givenUp) => this.deadLetters.letterFor(givenUp),
+      afterDeadLetter: (givenUp) => this.deadLetters.recorded(givenUp),
+      settleRetryDelayMs: NOT_ATTEMPTED_RETRY_MS,
+    });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.worker?.stop(this.config.shutdownGraceMs);
+    await this.runner?.stop(this.config.shutdownGraceMs);
   }
 
-  private async handle(message: JsMsg, signal: AbortSignal): Promise<void> {
-    let delivery: WebhookDelivery;
-    try {
-      delivery = fromBinary(WebhookDeliverySchema, message.data);
-      if (!delivery.job || !delivery.deliveryId) throw new Error('no job or delivery id');
-    } catch (error) {
-      this.logger.error(`dead-lettering undecodable delivery ${message.seq}: ${(error as Error).message}`);
-      await this.deadLetters.recordUndecodable(message.seq, message.data, (error as Error).message).then(
-        () => message.term(),
-        () => message.nak(NOT_ATTEMPTED_RETRY_MS),
-      );
-      return;
-    }
-    try {
-      const waitMs = await this.attempt(delivery, signal);
-      if (waitMs === null) message.ack();
-      else message.nak(waitMs);
-    } catch (error) {
-      const failure = asServiceFailure(error);
-      const queuedMs = Date.now() - message.info.timestampNanos / 1_000_000;
-      if (!signal.aborted && queuedMs > this.config.giveUpAfterMs) {
-        await this.giveUpUnattempted(message, delivery, queuedMs, failure.message);
-        return;
-      }
-      this.logger.warn({ err: failure.cause ?? error, deliveryId: delivery.deliveryId }, 'attempt not made, trying again shortly');
-      message.nak(NOT_ATTEMPTED_RETRY_MS);
-    }
-  }
-
-  /** Redelivery never goes on forever: a delivery that could not be attempted for too long ends as a dead letter. */
-  private async giveUpUnattempted(message: JsMsg, delivery: WebhookDelivery, queuedMs: number, reason: string): Promise<void> {
-    const error = `no attempt could be made for ${spoken(queuedMs)} (the limit is ${spoken(this.config.giveUpAfterMs)}): ${reason}`;
-    try {
-      await this.deadLetters.recordUnattempted(delivery, error);
+  /** No attempt was made (accounts module or store away): again shortly, until it has waited too long since it was queued. */
+  private notAttempted(error: unknown, { value: delivery, queuedAt }: Delivery<WebhookDelivery>): Settlement {
+    const failure = asServiceFailure(error);
+    const queuedMs = Date.now() - queuedAt.getTime();
+    if (queuedMs > this.config.giveUpAfterMs) {
       attemptsTotal.inc({ outcome: 'failed' });
-      message.ack();
-    } catch (deadLetterError) {
-      this.logger.error({ err: deadLetterError, deliveryId: delivery.deliveryId }, 'could not record the dead letter; keeping the delivery');
-      message.nak(NOT_ATTEMPTED_RETRY_MS);
+      return Settle.deadLetter(`no attempt could be made for ${spoken(queuedMs)} (the limit is ${spoken(this.config.giveUpAfterMs)}): ${failure.message}`);
     }
+    this.logger.warn({ err: failure.cause ?? error, deliveryId: delivery.deliveryId }, 'attempt not made, trying again shortly');
+    return Settle.retry(NOT_ATTEMPTED_RETRY_MS);
   }
 
-  /** Makes the attempt that is due; returns null when the delivery is settled, else the wait before the next. */
-  private async attempt(delivery: WebhookDelivery, signal: AbortSignal): Promise<number | null> {
+  /** Makes the attempt that is due, and says what becomes of the message: settled, or back when the next attempt is due. */
+  private async attempt({ value: delivery, signal }: Delivery<WebhookDelivery>): Promise<Settlement> {
     const now = new Date();
-    const record = await this.repository.findOrCreate(this.freshRecord(delivery, now));
+    const record = await this.withJournal(await this.repository.findOrCreate(this.freshRecord(delivery, now)));
     if (record.state !== 'pending') {
       // Settled as failed but its dead letter not recorded (JetStream or the store blinked): record it now.
-      if (record.state === 'failed' && !record.deadLetteredAt) await this.deadLetters.recordFailed(delivery, record.attempts.length, givenUpReason(record.attempts, false));
-      return null;
+      if (record.state === 'failed' && !record.deadLetteredAt) return Settle.deadLetter(givenUpReason(record.attempts, false));
+      return Settle.ack();
     }
     const dueInMs = record.nextAttemptAt ? new Date(record.nextAttemptAt).getTime() - now.getTime() : 0;
-    if (dueInMs > EARLY_TOLERANCE_MS) return dueInMs;
+    if (dueInMs > EARLY_TOLERANCE_MS) return Settle.retry(dueInMs);
 
     const attempt = record.attempts.length + 1;
     // Throws (and so makes no attempt) while the accounts module is away.
@@ -154,20 +138,47 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const step = result.refused ? ({ settle: 'failed' } as const) : nextStep(result, attempt, this.config.retryScheduleMs);
     const stored: StoredAttempt = { attempt, startedAt, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error };
     const attempts = [...record.attempts, stored];
-    if ('settle' in step) {
-      await this.repository.recordAttempt(record._id, attempts, step.settle, null);
+    const settled = 'settle' in step;
+    const logged = await this.log(record._id, { attempts, state: settled ? step.settle : 'pending', nextAttemptAt: settled ? null : new Date(Date.now() + step.retryInMs) });
+    if (settled) {
       attemptsTotal.inc({ outcome: step.settle });
       this.logger.log({ deliveryId: record._id, jobId: record.jobId, attempt, statusCode: result.statusCode, state: step.settle }, 'webhook delivery settled');
-      if (step.settle === 'failed') await this.deadLetters.recordFailed(delivery, attempts.length, givenUpReason(attempts, result.refused === true));
-      return null;
+    } else {
+      attemptsTotal.inc({ outcome: 'retry' });
+      this.logger.log(
+        { deliveryId: record._id, jobId: record.jobId, attempt, statusCode: result.statusCode, error: result.error, retryInMs: step.retryInMs },
+        'webhook attempt failed, retry scheduled',
+      );
     }
-    await this.repository.recordAttempt(record._id, attempts, 'pending', new Date(Date.now() + step.retryInMs));
-    attemptsTotal.inc({ outcome: 'retry' });
-    this.logger.log(
-      { deliveryId: record._id, jobId: record.jobId, attempt, statusCode: result.statusCode, error: result.error, retryInMs: step.retryInMs },
-      'webhook attempt failed, retry scheduled',
-    );
-    return step.retryInMs;
+    if (!logged) return Settle.retry(JOURNAL_RETRY_MS);
+    if (!settled) return Settle.retry(step.retryInMs);
+    return step.settle === 'failed' ? Settle.deadLetter(givenUpReason(attempts, result.refused === true)) : Settle.ack();
+  }
+
+  /**
+   * Writes the log after an attempt the receiver may have got. When the log
+   * does not take it, the journal keeps the attempt (false): the message comes
+   * back soon and `withJournal` retries the log write alone.
+   */
+  private async log(deliveryId: string, entry: JournaledAttempts): Promise<boolean> {
+    try {
+      await this.repository.recordAttempt(deliveryId, entry.attempts, entry.state, entry.nextAttemptAt);
+      return true;
+    } catch (error) {
+      await this.journal.keep(deliveryId, entry);
+      this.logger.warn({ err: error, deliveryId, attempts: entry.attempts.length }, 'attempt made but not logged; kept in the journal until the log takes it');
+      return false;
+    }
+  }
+
+  /** The log as the journal says it should be: an attempt it missed is written now, and never made again. */
+  private async withJournal(record: DeliveryRecord): Promise<DeliveryRecord> {
+    const kept = await this.journal.find(record._id);
+    if (!kept) return record;
+    if (kept.attempts.length > record.attempts.length) await this.repository.recordAttempt(record._id, kept.attempts, kept.state, kept.nextAttemptAt);
+    await this.journal.settled(record._id);
+    this.logger.log({ deliveryId: record._id, attempts: kept.attempts.length, state: kept.state }, 'journaled attempt written to the log');
+    return { ...record, attempts: kept.attempts, state: kept.state, nextAttemptAt: kept.nextAttemptAt };
   }
 
   private freshRecord(delivery: WebhookDelivery, now: Date): DeliveryRecord {

@@ -22,7 +22,7 @@ describe('EngineSupervisor', () => {
   // (jest gives each test file its own Nest Logger, so no other file is affected).
   beforeAll(() => Logger.overrideLogger(false));
 
-  function supervise(overrides: Partial<EngineSupervisorSettings> = {}): EngineSupervisor<FakeJob> {
+  function supervise(overrides: Partial<EngineSupervisorSettings> = {}, failStart: string | ((slot: number) => string) = failStartFile): EngineSupervisor<FakeJob> {
     const supervisor = new EngineSupervisor<FakeJob>(
       {
         engine,
@@ -35,7 +35,7 @@ describe('EngineSupervisor', () => {
         failureThreshold: 3,
         ...overrides,
       },
-      fakeEngineFactory(script, { failStartFile }),
+      fakeEngineFactory(script, { failStartFile: failStart }),
     );
     supervisors.push(supervisor);
     return supervisor;
@@ -55,8 +55,9 @@ describe('EngineSupervisor', () => {
     created += 1;
     engine = `fake-${created}`;
   });
+  const slotFailFile = (slot: number) => `${failStartFile}-${slot}`;
   afterEach(async () => {
-    await unlink(failStartFile).catch(() => undefined);
+    await Promise.all([failStartFile, slotFailFile(0), slotFailFile(1)].map((file) => unlink(file).catch(() => undefined)));
     await Promise.all(supervisors.splice(0).map((supervisor) => supervisor.stop()));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -64,7 +65,7 @@ describe('EngineSupervisor', () => {
   it('runs conversions on every process, and reports in flight and queue depth while they run', async () => {
     const supervisor = supervise({ size: 2 });
     await supervisor.start();
-    expect(supervisor.isHealthy).toBe(true);
+    expect(supervisor.isReady).toBe(true);
     const jobs = Array.from({ length: 4 }, () => supervisor.run({ action: 'ok', sleepMs: 300 }, signal()));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await metricValue('transmute_engine_in_flight', { engine })).toBe(2);
@@ -113,7 +114,7 @@ describe('EngineSupervisor', () => {
     await waitFor(() => !processExists(hung!));
     await supervisor.run({ action: 'ok' }, signal());
     expect(supervisor.pids()[0]).not.toBe(hung);
-    expect(supervisor.isHealthy).toBe(true);
+    expect(supervisor.isReady).toBe(true);
     expect(await metricValue('transmute_engine_restarts_total', { engine, reason: 'hang' })).toBe(1);
   });
 
@@ -124,7 +125,7 @@ describe('EngineSupervisor', () => {
     const failure = await supervisor.run({ action: 'crash' }, signal()).catch((error: unknown) => error);
     expect(failure).toMatchObject({ retryable: true });
     expect((failure as Error).message).toMatch(/FakeEngine exited \(code 9\)/);
-    expect(supervisor.isHealthy).toBe(true);
+    expect(supervisor.isReady).toBe(true);
     await supervisor.run({ action: 'ok' }, signal());
     expect(supervisor.pids()[0]).not.toBe(crashed);
     expect(await metricValue('transmute_engine_restarts_total', { engine, reason: 'crash' })).toBe(1);
@@ -135,7 +136,7 @@ describe('EngineSupervisor', () => {
     await supervisor.start();
     const [killed] = supervisor.pids();
     let healthyThroughout = true;
-    const watch = setInterval(() => (healthyThroughout &&= supervisor.isHealthy), 5);
+    const watch = setInterval(() => (healthyThroughout &&= supervisor.isReady), 5);
     process.kill(killed!, 'SIGKILL');
     await waitFor(() => supervisor.pids()[0] !== undefined && supervisor.pids()[0] !== killed);
     clearInterval(watch);
@@ -159,25 +160,74 @@ describe('EngineSupervisor', () => {
     await supervisor.start();
     await supervisor.run({ action: 'ok' }, signal());
     await waitFor(() => supervisor.processesUp === 0);
-    expect(supervisor.isHealthy).toBe(true);
+    expect(supervisor.isReady).toBe(true);
     await supervisor.run({ action: 'ok' }, signal());
     expect(supervisor.processesUp).toBe(1);
     // An idle stop is not a restart.
     expect(await metricValue('transmute_engine_restarts_total', { engine })).toBe(0);
   });
 
-  it('turns unhealthy only after failureThreshold failed starts in a row, and recovers on its own', async () => {
+  it('turns not ready only after failureThreshold failed starts in a row, and recovers on its own', async () => {
     const supervisor = supervise({ failureThreshold: 2 });
     await supervisor.start();
     await writeFile(failStartFile, '');
     process.kill(supervisor.pids()[0]!, 'SIGKILL');
     // The first failed start is not enough; the back-off retry is the second.
-    await waitFor(() => !supervisor.isHealthy, 5_000);
+    await waitFor(() => !supervisor.isReady, 5_000);
+    expect(supervisor.readiness()).toMatchObject({
+      ready: false,
+      detail: expect.stringMatching(/^FakeEngine is down: 2 start\(s\) in a row failed, the last with: .*refusing to start/),
+    });
     expect(await metricValue('transmute_engine_start_failures_total', { engine })).toBeGreaterThanOrEqual(2);
     await unlink(failStartFile);
-    await waitFor(() => supervisor.isHealthy && supervisor.processesUp === 1, 10_000);
+    await waitFor(() => supervisor.isReady && supervisor.processesUp === 1, 10_000);
     await supervisor.run({ action: 'ok' }, signal());
   }, 20_000);
+
+  it('survives a first start that fails: not ready, work sent back as retryable, then up after the retry', async () => {
+    await writeFile(failStartFile, '1');
+    const supervisor = supervise();
+    // Resolves, never rejects: the failed slot is retried in the background.
+    await supervisor.start();
+    expect(supervisor.isReady).toBe(false);
+    expect(supervisor.readiness().detail).toMatch(
+      /^FakeEngine has not come up yet: 1 start\(s\) in a row failed, the last with: FakeEngine could not start: .*refusing to start.*; next try in 1 s$/,
+    );
+    const refusal = await supervisor.run({ action: 'ok' }, signal()).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(ServiceFailure);
+    expect(refusal).toMatchObject({ retryable: true, backpressure: false });
+    expect((refusal as Error).message).toMatch(/^FakeEngine is not running: FakeEngine has not come up yet/);
+    await waitFor(() => supervisor.isReady, 5_000);
+    expect(supervisor.readiness()).toEqual({ ready: true, detail: 'FakeEngine: 1 of 1 process(es) up' });
+    await supervisor.run({ action: 'ok' }, signal());
+    expect(await metricValue('transmute_engine_start_failures_total', { engine })).toBe(1);
+  });
+
+  it('serves on the slots that came up while a failed one waits for its retry, then uses both', async () => {
+    await writeFile(slotFailFile(1), '1');
+    const supervisor = supervise({ size: 2 }, slotFailFile);
+    await supervisor.start();
+    // One process up is enough to be ready: work flows while the other slot retries.
+    expect(supervisor.isReady).toBe(true);
+    expect(supervisor.processesUp).toBe(1);
+    await Promise.all([supervisor.run({ action: 'ok', sleepMs: 100 }, signal()), supervisor.run({ action: 'ok', sleepMs: 100 }, signal())]);
+    expect(supervisor.servedCounts()).toEqual([2, 0]);
+    await waitFor(() => supervisor.processesUp === 2, 5_000);
+    await Promise.all([supervisor.run({ action: 'ok', sleepMs: 200 }, signal()), supervisor.run({ action: 'ok', sleepMs: 200 }, signal())]);
+    expect(supervisor.servedCounts()[1]).toBeGreaterThan(0);
+  });
+
+  it('holds conversions that arrive while the first start runs, and serves them once a process is up', async () => {
+    const supervisor = new EngineSupervisor<FakeJob>(
+      { engine, label: 'FakeEngine', size: 1, maxConversions: 100, timeoutMs: 5_000, queueLimit: 4, idleStopMs: 0, failureThreshold: 3 },
+      fakeEngineFactory(script, { failStartFile, startDelayMs: 500 }),
+    );
+    supervisors.push(supervisor);
+    const starting = supervisor.start();
+    expect(supervisor.readiness()).toEqual({ ready: false, detail: 'FakeEngine is starting' });
+    await Promise.all([supervisor.run({ action: 'ok' }, signal()), supervisor.run({ action: 'ok' }, signal()), starting]);
+    expect(supervisor.servedCounts()).toEqual([2]);
+  });
 
   it('cancels a waiting conversion without running it, and refuses work once stopped', async () => {
     const supervisor = supervise();
@@ -190,7 +240,7 @@ describe('EngineSupervisor', () => {
     await running;
     expect(supervisor.servedCounts()).toEqual([1]);
     await supervisor.stop();
-    expect(supervisor.isHealthy).toBe(false);
+    expect(supervisor.isReady).toBe(false);
     await expect(supervisor.run({ action: 'ok' }, signal())).rejects.toThrow(/stopping/);
   });
 });

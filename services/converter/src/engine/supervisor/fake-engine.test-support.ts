@@ -12,13 +12,20 @@ export interface FakeJob {
 /**
  * A tiny node program that speaks the JSON-lines engine protocol, so the
  * supervisor is tested against real processes that start, answer, hang and
- * crash. It refuses to start while the file named by its second argument exists.
+ * crash. It refuses to start while the file named by its second argument exists
+ * (every time when it is empty, that many times when it holds a number).
  */
 const FAKE_ENGINE_SOURCE = String.raw`
 const fs = require('node:fs');
 const readline = require('node:readline');
 const [startDelayMs, failStartFile] = process.argv.slice(2);
 if (failStartFile && fs.existsSync(failStartFile)) {
+  // Empty: refuse every start. A number N: refuse N more starts.
+  const left = fs.readFileSync(failStartFile, 'utf8').trim();
+  if (left !== '') {
+    if (Number(left) <= 1) fs.unlinkSync(failStartFile);
+    else fs.writeFileSync(failStartFile, String(Number(left) - 1));
+  }
   process.stderr.write('refusing to start\n');
   process.exit(2);
 }
@@ -42,13 +49,15 @@ export async function writeFakeEngine(dir: string): Promise<string> {
   return path;
 }
 
-export function fakeEngineFactory(script: string, options: { startDelayMs?: number; failStartFile: string }): EngineProcessFactory<FakeJob> {
-  return (_slot, events) =>
+/** `failStartFile` is per slot when it is a function of the slot. */
+export function fakeEngineFactory(script: string, options: { startDelayMs?: number; failStartFile: string | ((slot: number) => string) }): EngineProcessFactory<FakeJob> {
+  const failStartFile = (slot: number) => (typeof options.failStartFile === 'string' ? options.failStartFile : options.failStartFile(slot));
+  return (slot, events) =>
     new JsonLinesProcess<FakeJob>(
       {
         label: 'FakeEngine',
         command: process.execPath,
-        args: () => [script, String(options.startDelayMs ?? 20), options.failStartFile],
+        args: () => [script, String(options.startDelayMs ?? 20), failStartFile(slot)],
         env: { PATH: process.env.PATH },
         startTimeoutMs: 5_000,
         refusal: (error) => `FakeEngine could not convert the file: ${error}`,

@@ -7,10 +7,13 @@ import type { EngineProcess, EngineProcessEvents } from './engine-process';
 export interface JsonLinesProcessSettings {
   /** Engine name for messages, e.g. `LibreOffice`. */
   label: string;
-  command: string;
+  /** The program, looked up for each start (after `prepare`). */
+  command: string | (() => string);
   /** Computed for each start (e.g. a fresh pipe name, so a restart never meets its predecessor's socket). */
   args: () => readonly string[];
   env: NodeJS.ProcessEnv;
+  /** Runs before each start (find the program, make its directories); a throw is a failed start. */
+  prepare?: () => Promise<void>;
   /** How long the process has to print `{"ready": true}`. */
   startTimeoutMs: number;
   /** The message of a job the engine refused (`{"ok": false, "error"}`); a validation failure. */
@@ -57,7 +60,18 @@ export class JsonLinesProcess<Job extends object> implements EngineProcess<Job> 
   }
 
   async start(): Promise<void> {
-    const child = spawn(this.settings.command, [...this.settings.args()], { detached: true, stdio: ['pipe', 'pipe', 'pipe'], shell: false, env: this.settings.env });
+    try {
+      await this.settings.prepare?.();
+    } catch (error) {
+      throw ServiceFailure.unavailable(`${this.settings.label} could not start: ${(error as Error).message}`, error);
+    }
+    const { command } = this.settings;
+    const child = spawn(typeof command === 'string' ? command : command(), [...this.settings.args()], {
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      shell: false,
+      env: this.settings.env,
+    });
     this.child = child;
     // Writing to a process that just died raises EPIPE here; its exit handler fails the pending job.
     child.stdin.on('error', () => undefined);

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ServiceFailure } from '@transmute/contracts';
 import { runEngine } from '../../engine/run-engine';
-import type { ConversionRequest, ConverterFamily, PairDeclaration } from '../family';
+import type { ConversionRequest, ConverterFamily, FamilyReadiness, PairDeclaration } from '../family';
 import { PDF_VERSION_CODE, documentSettings, markupOptions, officeOptions, pageDocumentOptions, pageRange, pdfToolOptions, type DocumentSettings } from './document-options';
 import { MARKUP_READERS, MARKUP_VIA_OFFICE, MARKUP_WRITERS } from './markup-formats';
 import { CSV_DELIMITERS, OFFICE_INPUTS, OFFICE_OUTPUTS, OFFICE_PDF_IMPORT, type OfficeInput } from './office-formats';
@@ -68,8 +68,9 @@ export class DocumentFamily implements ConverterFamily {
     return pairs;
   }
 
+  /** LibreOffice warms up (and retries a failed start) in the background: pandoc and poppler pairs convert meanwhile. */
   async start(): Promise<void> {
-    await this.pool.start();
+    void this.pool.start();
     const signal = AbortSignal.timeout(30_000);
     const firstLine = async (command: string, args: string[]) =>
       (
@@ -87,9 +88,10 @@ export class DocumentFamily implements ConverterFamily {
     await Promise.all([this.pool.stop(), this.pdfToWord.stop()]);
   }
 
-  /** Ready while the engine supervisors are healthy: a routine restart (worn out, crashed, hung) or an idle stop keeps it ready. */
-  isReady(): boolean {
-    return this.pool.isReady && this.pdfToWord.isReady;
+  /** Ready while both engine supervisors are: a routine restart (worn out, crashed, hung) or an idle stop keeps it ready. */
+  readiness(): FamilyReadiness {
+    const engines = [this.pool.readiness(), this.pdfToWord.readiness()];
+    return { ready: engines.every((engine) => engine.ready), detail: engines.map((engine) => engine.detail).join('; ') };
   }
 
   async convert(request: ConversionRequest): Promise<void> {

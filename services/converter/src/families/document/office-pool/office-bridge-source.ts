@@ -5,8 +5,10 @@
  * line and answers one JSON line on stdout:
  *   → {"id", "input", "output", "importFilter"?, "importOptions"?, "filter", "filterOptions"?, "filterData"?}
  *   ← {"id", "ok": true} | {"id", "ok": false, "error": "..."}
- * It prints {"ready": true} once LibreOffice answers. Kept as a string so the
- * TypeScript build ships it without a copy step.
+ * It prints {"ready": true} once LibreOffice answers. soffice writes to the
+ * bridge's stderr, so a start that fails says why: under --norestore a fatal
+ * error of soffice is an abort (exit 134) whose reason is printed only there.
+ * Kept as a string so the TypeScript build ships it without a copy step.
  */
 export const OFFICE_BRIDGE_SOURCE = String.raw`
 import json, os, subprocess, sys, threading, time
@@ -18,7 +20,7 @@ office = subprocess.Popen([
     soffice, '--headless', '--invisible', '--nologo', '--norestore', '--nodefault', '--nolockcheck',
     '--nofirststartwizard', '-env:UserInstallation=' + profile_url,
     '--accept=pipe,name=' + pipe_name + ';urp;StarOffice.ComponentContext',
-], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
 
 def prop(name, value):
     p = PropertyValue()

@@ -26,15 +26,24 @@ const START_TIMEOUT_MS = 90_000;
  */
 export function officeProcess(
   slot: number,
-  settings: { python: string; soffice: string; profileDir: string; env: NodeJS.ProcessEnv },
+  settings: {
+    /** Finds the programs and makes the profiles' parent before each start; a throw is a failed start. */
+    prepare: () => Promise<void>;
+    programs: () => { python: string; soffice: string; profileDir: string };
+    env: NodeJS.ProcessEnv;
+  },
   events: EngineProcessEvents,
 ): EngineProcess<OfficeJob> {
   return new JsonLinesProcess<OfficeJob>(
     {
       label: 'LibreOffice',
-      command: settings.python,
-      // A fresh UNO pipe name per start: a restarted soffice never meets its killed predecessor's socket.
-      args: () => ['-c', OFFICE_BRIDGE_SOURCE, settings.soffice, pathToFileURL(settings.profileDir).href, `transmute-office-${process.pid}-${slot}-${Date.now()}`],
+      prepare: settings.prepare,
+      command: () => settings.programs().python,
+      args: () => {
+        const { soffice, profileDir } = settings.programs();
+        // A fresh UNO pipe name per start: a restarted soffice never meets its killed predecessor's socket.
+        return ['-c', OFFICE_BRIDGE_SOURCE, soffice, pathToFileURL(profileDir).href, `transmute-office-${process.pid}-${slot}-${Date.now()}`];
+      },
       env: settings.env,
       startTimeoutMs: START_TIMEOUT_MS,
       refusal: (error) => `LibreOffice could not convert the file: ${error}`,

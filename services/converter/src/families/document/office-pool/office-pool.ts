@@ -1,89 +1,107 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ServiceFailure } from '@transmute/contracts';
 import { resolveCommand } from '../../../engine/resolve-command';
 import { engineEnvironment } from '../../../engine/run-engine';
 import { DEFAULT_SUPERVISOR_CONFIG } from '../../../engine/supervisor/engine-supervisor.config';
-import { EngineSupervisor } from '../../../engine/supervisor/engine-supervisor';
+import { type EngineReadiness, EngineSupervisor } from '../../../engine/supervisor/engine-supervisor';
 import { type OfficeJob, officeProcess } from './office-instance';
 import type { OfficePoolSettings } from './office-pool.config';
 
 /**
  * The document family's warm LibreOffice processes: `size` of them behind the
- * engine supervisor (bounded queue, time limit, restarts, idle stop, health,
- * metrics under `engine="libreoffice"`), each with its own profile directory.
+ * engine supervisor (bounded queue, time limit, restarts, idle stop, start
+ * retries with a back-off, readiness, metrics under `engine="libreoffice"`),
+ * each with its own profile directory. A LibreOffice that cannot start (not
+ * installed, a first start that crashes) is retried in the background; the
+ * pool is not ready meanwhile and its conversions come back later.
  */
 export class OfficePool {
-  private supervisor?: EngineSupervisor<OfficeJob>;
-  private profileRoot?: string;
+  private readonly supervisor: EngineSupervisor<OfficeJob>;
+  private profileRoot?: Promise<string>;
   private ownsProfileRoot = false;
-  private started?: Promise<void>;
+  /** Found by `prepare`, before each start. */
+  private programs = { python: '', soffice: '', profileRoot: '' };
 
-  constructor(private readonly config: OfficePoolSettings) {}
-
-  /** Starts every process; safe to call more than once. */
-  start(): Promise<void> {
-    this.started ??= this.startSupervisor().catch(async (error: unknown) => {
-      this.started = undefined;
-      await this.stop();
-      throw error;
-    });
-    return this.started;
-  }
-
-  /** The worker's readiness: started and below the failure threshold. A routine restart or an idle stop keeps it up. */
-  get isReady(): boolean {
-    return this.supervisor?.isHealthy ?? false;
-  }
-
-  /** Conversions each process has served since its last (re)start. */
-  servedCounts(): number[] {
-    return this.supervisor?.servedCounts() ?? [];
-  }
-
-  /** Process ids of the bridges, by slot (tests). */
-  pids(): (number | undefined)[] {
-    return this.supervisor?.pids() ?? [];
-  }
-
-  async convert(job: OfficeJob, signal: AbortSignal): Promise<void> {
-    await this.start();
-    await this.supervisor!.run(job, signal);
-  }
-
-  async stop(): Promise<void> {
-    await this.supervisor?.stop();
-    if (this.profileRoot && this.ownsProfileRoot) await rm(this.profileRoot, { recursive: true, force: true });
-  }
-
-  private async startSupervisor(): Promise<void> {
-    const [python, soffice] = await Promise.all([resolveCommand(this.config.python), resolveCommand(this.config.soffice)]);
-    if (!python) throw ServiceFailure.unavailable(`the LibreOffice pool needs ${this.config.python} with the uno module (Debian: python3-uno)`);
-    if (!soffice) throw ServiceFailure.unavailable(`the LibreOffice pool needs ${this.config.soffice} (Debian: libreoffice-*-nogui)`);
-    if (this.config.profileRoot) {
-      this.profileRoot = this.config.profileRoot;
-      await mkdir(this.profileRoot, { recursive: true });
-    } else {
-      this.profileRoot = await mkdtemp(join(tmpdir(), 'transmute-office-'));
-      this.ownsProfileRoot = true;
-    }
-    const profileRoot = this.profileRoot;
+  constructor(private readonly config: OfficePoolSettings) {
     // A headless display plug-in: no window, no first-start dialog.
     const env = engineEnvironment({ SAL_USE_VCLPLUGIN: 'svp' });
     this.supervisor = new EngineSupervisor<OfficeJob>(
       {
         engine: 'libreoffice',
         label: 'LibreOffice',
-        size: this.config.size,
-        maxConversions: this.config.maxConversions,
-        timeoutMs: this.config.timeoutMs,
-        queueLimit: this.config.queueLimit ?? DEFAULT_SUPERVISOR_CONFIG.queueLimit,
-        idleStopMs: this.config.idleStopMs ?? DEFAULT_SUPERVISOR_CONFIG.idleStopMs,
-        failureThreshold: this.config.failureThreshold ?? DEFAULT_SUPERVISOR_CONFIG.failureThreshold,
+        size: config.size,
+        maxConversions: config.maxConversions,
+        timeoutMs: config.timeoutMs,
+        queueLimit: config.queueLimit ?? DEFAULT_SUPERVISOR_CONFIG.queueLimit,
+        idleStopMs: config.idleStopMs ?? DEFAULT_SUPERVISOR_CONFIG.idleStopMs,
+        failureThreshold: config.failureThreshold ?? DEFAULT_SUPERVISOR_CONFIG.failureThreshold,
       },
-      (slot, events) => officeProcess(slot, { python, soffice, profileDir: join(profileRoot, `profile-${slot}`), env }, events),
+      (slot, events) =>
+        officeProcess(
+          slot,
+          {
+            prepare: () => this.prepare(),
+            programs: () => ({ python: this.programs.python, soffice: this.programs.soffice, profileDir: join(this.programs.profileRoot, `profile-${slot}`) }),
+            env,
+          },
+          events,
+        ),
     );
-    await this.supervisor.start();
+  }
+
+  /** Starts every process; resolves once each came up or failed its first try (then it is retried in the background). Never rejects. */
+  start(): Promise<void> {
+    return this.supervisor.start();
+  }
+
+  /** Up once a process came up; stays up through routine restarts and idle stops, down after repeated failed starts. */
+  get isReady(): boolean {
+    return this.supervisor.isReady;
+  }
+
+  readiness(): EngineReadiness {
+    return this.supervisor.readiness();
+  }
+
+  /** Conversions each process has served since its last (re)start. */
+  servedCounts(): number[] {
+    return this.supervisor.servedCounts();
+  }
+
+  /** Process ids of the bridges, by slot (tests). */
+  pids(): (number | undefined)[] {
+    return this.supervisor.pids();
+  }
+
+  convert(job: OfficeJob, signal: AbortSignal): Promise<void> {
+    return this.supervisor.run(job, signal);
+  }
+
+  async stop(): Promise<void> {
+    await this.supervisor.stop();
+    const root = await this.profileRoot?.catch(() => undefined);
+    if (root && this.ownsProfileRoot) await rm(root, { recursive: true, force: true });
+  }
+
+  /** Before every start: the programs (installed meanwhile counts) and the profiles' parent directory. */
+  private async prepare(): Promise<void> {
+    const [python, soffice] = await Promise.all([resolveCommand(this.config.python), resolveCommand(this.config.soffice)]);
+    if (!python) throw new Error(`${this.config.python} with the uno module is not installed (Debian: python3-uno)`);
+    if (!soffice) throw new Error(`${this.config.soffice} is not installed (Debian: libreoffice-*-nogui)`);
+    this.profileRoot ??= this.makeProfileRoot().catch((error: unknown) => {
+      this.profileRoot = undefined;
+      throw error;
+    });
+    this.programs = { python, soffice, profileRoot: await this.profileRoot };
+  }
+
+  private async makeProfileRoot(): Promise<string> {
+    if (this.config.profileRoot) {
+      await mkdir(this.config.profileRoot, { recursive: true });
+      return this.config.profileRoot;
+    }
+    this.ownsProfileRoot = true;
+    return mkdtemp(join(tmpdir(), 'transmute-office-'));
   }
 }

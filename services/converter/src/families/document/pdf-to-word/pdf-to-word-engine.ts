@@ -3,7 +3,7 @@ import { engineLimits } from '../../../engine/engine-limits';
 import { resolveCommand } from '../../../engine/resolve-command';
 import { engineEnvironment } from '../../../engine/run-engine';
 import { DEFAULT_SUPERVISOR_CONFIG, type EngineSupervisorConfig } from '../../../engine/supervisor/engine-supervisor.config';
-import { EngineSupervisor } from '../../../engine/supervisor/engine-supervisor';
+import { type EngineReadiness, EngineSupervisor } from '../../../engine/supervisor/engine-supervisor';
 import { JsonLinesProcess } from '../../../engine/supervisor/json-lines-process';
 import { PDF_TO_WORD_BRIDGE_SOURCE } from './pdf-to-word-bridge-source';
 import type { PdfToWordConfig } from './pdf-to-word.config';
@@ -32,9 +32,9 @@ export class PdfToWordEngine {
 
   constructor(private readonly config: PdfToWordSettings) {}
 
-  get isReady(): boolean {
+  readiness(): EngineReadiness {
     // Started lazily: not yet needed is not unhealthy.
-    return this.supervisor?.isHealthy ?? true;
+    return this.supervisor?.readiness() ?? { ready: true, detail: 'PDF to Word starts on first use' };
   }
 
   async convert(job: PdfToWordJob, signal: AbortSignal): Promise<void> {

@@ -1,0 +1,3 @@
+export * from './deprecations';
+export * from './contract-surface';
+export * from './contract-check';

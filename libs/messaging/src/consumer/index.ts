@@ -1,0 +1,3 @@
+export * from './settlement';
+export * from './consumer-runner';
+export * from './consumer-runners';

@@ -1,0 +1,141 @@
+import { type NatsConnection, connect } from 'nats';
+import { register } from 'prom-client';
+import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
+import { KvBucket, KvContentionError } from '../src/kv/kv-bucket';
+import { type KvCodec, KvCodecs } from '../src/kv/kv-codecs';
+import { KvCounter } from '../src/kv/kv-counter';
+
+/** The one KV layer against a real nats-server: typed values, compare-and-set under races, counters, reopening. */
+let infra: RunningInfra;
+let nc: NatsConnection;
+let created = 0;
+
+interface Note {
+  text: string;
+  version: number;
+}
+
+beforeAll(async () => {
+  infra = await createInfraProvider().start();
+  nc = await connect({ servers: infra.natsUrl });
+});
+afterAll(async () => {
+  await nc.close();
+  await infra.stop();
+});
+
+const bucket = <T>(codec: KvCodec<T>, ttlMs = 0) => new KvBucket<T>(nc, { name: `kv_spec_${++created}`, ttlMs }, codec);
+
+describe('KvBucket', () => {
+  it('opens on first use, creating the bucket with its TTL, and reads back what it wrote', async () => {
+    const notes = bucket<Note>(KvCodecs.json<Note>(), 60_000);
+    expect(await notes.get('a')).toBeNull();
+    const revision = await notes.put('a', { text: 'first', version: 1 });
+    expect(await notes.get('a')).toMatchObject({ key: 'a', value: { text: 'first', version: 1 }, revision });
+    const info = await (await nc.jetstreamManager()).streams.info(`KV_${notes.name}`);
+    expect(info.config.max_age).toBe(60_000 * 1_000_000);
+    expect(notes.tally().open).toBe(1);
+  });
+
+  it('creates only an absent key, replaces only the revision read, and deletes only the revision given', async () => {
+    const notes = bucket<Note>(KvCodecs.json<Note>());
+    const first = await notes.create('k', { text: 'one', version: 1 });
+    expect(first).toBeGreaterThan(0);
+    expect(await notes.create('k', { text: 'two', version: 2 })).toBeNull();
+    expect(await notes.replace('k', { text: 'two', version: 2 }, first!)).toBe(true);
+    expect(await notes.replace('k', { text: 'stale', version: 9 }, first!)).toBe(false);
+    const current = (await notes.get('k'))!;
+    expect(current.value.text).toBe('two');
+    expect(await notes.delete('k', first!)).toBe(false);
+    expect(await notes.delete('k', current.revision)).toBe(true);
+    expect(await notes.get('k')).toBeNull();
+    // A deleted key can be created again.
+    expect(await notes.create('k', { text: 'again', version: 3 })).not.toBeNull();
+    expect(notes.tally().conflict).toBe(3);
+  });
+
+  it('mutate: concurrent increments from many writers all count, each decided on the value it read', async () => {
+    const counts = bucket<number>(KvCodecs.integer);
+    const writers = Array.from({ length: 3 }, () => new KvBucket<number>(nc, counts.definition, KvCodecs.integer));
+    const outcomes = await Promise.all(
+      Array.from({ length: 60 }, (_, index) => writers[index % writers.length]!.mutate('hits', (current) => ({ write: (current?.value ?? 0) + 1, result: current?.value ?? 0 }))),
+    );
+    expect((await counts.get('hits'))!.value).toBe(60);
+    // Every writer saw a distinct value: no increment was lost or applied twice.
+    expect(new Set(outcomes.map((outcome) => outcome.result)).size).toBe(60);
+    expect(outcomes.every((outcome) => outcome.written)).toBe(true);
+    expect(outcomes.reduce((sum, outcome) => sum + outcome.conflicts, 0)).toBe(writers.reduce((sum, writer) => sum + writer.tally().conflict, 0));
+  });
+
+  it('mutate: a decision without a value leaves the key alone and says what it read', async () => {
+    const notes = bucket<Note>(KvCodecs.json<Note>());
+    await notes.put('n', { text: 'kept', version: 1 });
+    const outcome = await notes.mutate('n', (current) => ({ result: current?.value.text }));
+    expect(outcome).toMatchObject({ result: 'kept', written: false, entry: { value: { text: 'kept' } }, conflicts: 0 });
+    expect(notes.tally().update).toBe(0);
+  });
+
+  it('mutate: gives up with a clear error after its limit of lost races', async () => {
+    const notes = bucket<number>(KvCodecs.integer);
+    await notes.put('busy', 0);
+    // A rival on the same connection: its write is sent before ours, so the server applies it first every time.
+    const rival = await new KvBucket<number>(nc, notes.definition, KvCodecs.integer).open();
+    let decisions = 0;
+    const error = await notes
+      .mutate(
+        'busy',
+        (current) => {
+          decisions += 1;
+          void rival.put('busy', KvCodecs.integer.encode(1000 + decisions));
+          return { write: (current?.value ?? 0) + 1, result: undefined };
+        },
+        { maxAttempts: 3 },
+      )
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(KvContentionError);
+    expect((error as Error).message).toBe(`compare-and-set on ${notes.name}/busy lost 3 races in a row`);
+    expect(decisions).toBe(3);
+    expect(notes.tally().conflict).toBe(3);
+  });
+
+  it('reopens after NATS restarts: a failed open is retried, not remembered', async () => {
+    const notes = bucket<Note>(KvCodecs.json<Note>());
+    await notes.put('before', { text: 'before', version: 1 });
+    await infra.restart('nats');
+    const after = await waitFor(() => notes.get('before'));
+    expect(after?.value.text).toBe('before');
+    const fresh = bucket<Note>(KvCodecs.json<Note>());
+    expect(await fresh.put('after', { text: 'after', version: 1 })).toBeGreaterThan(0);
+  });
+
+  it('counts operations by bucket on /metrics', async () => {
+    const notes = bucket<Note>(KvCodecs.json<Note>());
+    await notes.get('x');
+    await notes.put('x', { text: 'x', version: 1 });
+    const metric = await register.getSingleMetric('transmute_kv_operations_total')!.get();
+    const value = (operation: string) => metric.values.find((sample) => sample.labels.bucket === notes.name && sample.labels.operation === operation)?.value;
+    expect([value('get'), value('put')]).toEqual([1, 1]);
+  });
+});
+
+describe('KvCounter', () => {
+  it('counts up to a limit exactly, however many callers race for the last places', async () => {
+    const counter = new KvCounter(bucket<number>(KvCodecs.integer));
+    const outcomes = await Promise.all(Array.from({ length: 25 }, () => counter.incrementBelow('window', 10)));
+    expect(outcomes.filter((outcome) => outcome.counted)).toHaveLength(10);
+    expect(await counter.value('window')).toBe(10);
+    expect(await counter.add('window', -4)).toBe(6);
+  });
+});
+
+async function waitFor<T>(read: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await read();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}

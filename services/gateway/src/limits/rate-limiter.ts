@@ -1,0 +1,44 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { NatsConnection } from 'nats';
+import { KvBucket, KvCodecs, KvCounter, NATS_CONNECTION } from '@transmute/messaging';
+
+export const RATE_WINDOW_MS = 60_000;
+
+/** One fixed-window counter per key (or anonymous IP) per minute; entries expire after two windows. */
+export const RATE_LIMITS_BUCKET = { name: 'account_rate_limits', ttlMs: 2 * RATE_WINDOW_MS };
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  /** Requests left in this window after this one. */
+  remaining: number;
+  /** Whole seconds until the window resets (at least 1): Retry-After, retry_after and X-RateLimit-Reset. */
+  resetSeconds: number;
+}
+
+/** The fixed window `now` falls in and the seconds until it ends. */
+export function windowOf(nowMs: number): { index: number; resetSeconds: number } {
+  const index = Math.floor(nowMs / RATE_WINDOW_MS);
+  const endMs = (index + 1) * RATE_WINDOW_MS;
+  return { index, resetSeconds: Math.max(1, Math.ceil((endMs - nowMs) / 1000)) };
+}
+
+/**
+ * Fixed one-minute windows aligned to the clock minute (UTC), counted in NATS
+ * KV so every gateway replica shares them. A refused request is not counted.
+ */
+@Injectable()
+export class RateLimiter {
+  private readonly counters: KvCounter;
+
+  constructor(@Inject(NATS_CONNECTION) connection: NatsConnection) {
+    this.counters = new KvCounter(new KvBucket(connection, RATE_LIMITS_BUCKET, KvCodecs.integer));
+  }
+
+  /** `subject`: the API key's prefix, or `anon-<ip digest>`. */
+  async consume(subject: string, limit: number, nowMs = Date.now()): Promise<RateDecision> {
+    const { index, resetSeconds } = windowOf(nowMs);
+    const { counted, value } = await this.counters.incrementBelow(`rate.${subject}.${index}`, limit);
+    return counted ? { allowed: true, limit, remaining: limit - value, resetSeconds } : { allowed: false, limit, remaining: 0, resetSeconds };
+  }
+}

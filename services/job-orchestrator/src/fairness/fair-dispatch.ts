@@ -1,0 +1,127 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Counter } from 'prom-client';
+import { TERMINAL_TASK_STATUSES } from '@transmute/contracts';
+import type { LiveJob, LiveTask } from '../store/live-job';
+import { JobStore } from '../store/job-store';
+import { slotHolder } from './account-token';
+import { ConvertSlots } from './convert-slots';
+import { WaitingLine } from './waiting-line';
+
+const parked = new Counter({ name: 'transmute_converts_parked_total', help: "Convert tasks that waited for a slot of their account's plan allowance" });
+const staleHolders = new Counter({ name: 'transmute_convert_slots_reclaimed_total', help: 'Convert slots freed by the sweep (a release lost to a crash)' });
+
+/** The most stale entries one look at a line drops before it gives up until the next one. */
+const MAX_SERVED_PER_PROMOTION = 64;
+/** A slot taken this recently may belong to a promotion still publishing its task: the sweep leaves it. */
+const RECLAIM_AFTER_MS = 60_000;
+
+const decodeToken = (token: string): string => Buffer.from(token, 'hex').toString();
+
+/**
+ * Fair scheduling across accounts (docs/decisions.md, "Fair scheduling"):
+ * an account runs at most its plan allowance of converts at once, across
+ * every replica; the rest wait in the account's own line, in order, and
+ * never in the converters' queue, so one account's thousands of waiting
+ * converts sit in front of nobody else's. Decides only; the JobDriver
+ * publishes.
+ */
+@Injectable()
+export class FairDispatch {
+  private readonly logger = new Logger(FairDispatch.name);
+
+  constructor(
+    private readonly slots: ConvertSlots,
+    private readonly line: WaitingLine,
+    private readonly store: JobStore,
+  ) {}
+
+  /**
+   * Whether a claimed convert may go to its pool now. When not, it has joined
+   * its account's line, and the caller records it as parked. A task that
+   * holds its slot already (a re-dispatch) always may; a newcomer queues
+   * behind anyone of its account already waiting.
+   */
+  async admit(job: LiveJob, task: LiveTask): Promise<boolean> {
+    const cap = job.convertAllowance;
+    if (!cap) return true;
+    const holder = slotHolder(job.id, task.name);
+    const waiting = await this.line.head(job.accountId);
+    if ((!waiting || holder in (await this.slots.holders(job.accountId))) && (await this.slots.acquire(job.accountId, holder, cap))) return true;
+    await this.line.join(job.accountId, { jobId: job.id, task: task.name, attempt: task.attempt });
+    parked.inc();
+    return false;
+  }
+
+  /** Frees the slots of converts that ended; true when one was freed (the account's line may move). */
+  async release(job: LiveJob, taskNames: readonly string[]): Promise<boolean> {
+    let freed = false;
+    for (const name of taskNames) if (await this.slots.release(job.accountId, slotHolder(job.id, name))) freed = true;
+    return freed;
+  }
+
+  /**
+   * The head of the account's line, once it holds a slot: the job and task to
+   * publish, and the entry to remove once published. Entries whose task no
+   * longer waits (its job ended, a newer attempt) are dropped on the way.
+   * Null when nobody waits or no slot is free.
+   */
+  async nextToServe(accountId: string): Promise<{ job: LiveJob; task: string; seq: number } | null> {
+    for (let dropped = 0; dropped < MAX_SERVED_PER_PROMOTION; dropped += 1) {
+      const head = await this.line.head(accountId);
+      if (!head) return null;
+      const job = await this.store.get(head.entry.jobId);
+      const task = job?.tasks[head.entry.task];
+      if (!job || !task || task.status !== 'queued' || !task.parkedAt || task.attempt !== head.entry.attempt) {
+        await this.line.remove(head.seq);
+        continue;
+      }
+      if (!(await this.slots.acquire(accountId, slotHolder(job.id, task.name), job.convertAllowance ?? Number.POSITIVE_INFINITY))) return null;
+      return { job, task: task.name, seq: head.seq };
+    }
+    return null;
+  }
+
+  async served(seq: number): Promise<void> {
+    await this.line.remove(seq);
+  }
+
+  /** Accounts with converts waiting, for the sweep. */
+  async waitingAccounts(): Promise<string[]> {
+    return [...(await this.line.lines()).keys()].map(decodeToken);
+  }
+
+  /**
+   * Frees slots whose holder no longer runs (its release was lost to a crash
+   * between the job's write and the release): the task ended, the job is
+   * gone, or the task went back to waiting. Returns the accounts that got a
+   * slot back.
+   */
+  async reclaimStaleSlots(now = Date.now()): Promise<string[]> {
+    const freedFor: string[] = [];
+    for (const token of await this.slots.accountTokens()) {
+      const accountId = decodeToken(token);
+      for (const [holder, since] of Object.entries(await this.slots.holders(accountId))) {
+        if (now - since < RECLAIM_AFTER_MS) continue;
+        const [jobId, name] = [holder.slice(0, holder.indexOf('.')), holder.slice(holder.indexOf('.') + 1)];
+        const task = (await this.store.get(jobId))?.tasks[name];
+        const running = task !== undefined && !TERMINAL_TASK_STATUSES.includes(task.status) && !task.parkedAt;
+        if (running) continue;
+        if (await this.slots.release(accountId, holder)) {
+          staleHolders.inc();
+          this.logger.warn({ accountId, holder }, 'freed a convert slot whose task no longer runs');
+          freedFor.push(accountId);
+        }
+      }
+    }
+    return [...new Set(freedFor)];
+  }
+}
+
+/** Converts of `before` that ended in `after`: their slots are free. */
+export function endedConverts(before: LiveJob, after: LiveJob): string[] {
+  return Object.values(after.tasks)
+    .filter(
+      (task) => task.operation === 'convert' && TERMINAL_TASK_STATUSES.includes(task.status) && !TERMINAL_TASK_STATUSES.includes(before.tasks[task.name]?.status ?? task.status),
+    )
+    .map((task) => task.name);
+}

@@ -147,6 +147,10 @@ ENTRYPOINT ["node", "dist/main.js"]
 FROM node-runtime AS converter
 ARG SERVICE
 ARG FAMILY=image
+# PIP_CERT: like NODE_EXTRA_CA_CERTS above, a CA bundle mounted at build
+# time for PyPI behind a TLS-intercepting proxy (the <family>.pip.txt
+# engines); pip reads it from the environment of this RUN only.
+ARG PIP_CERT
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 RUN [ "${SERVICE}" = converter ] || { echo "the converter target needs SERVICE=converter (got '${SERVICE}')" >&2; exit 1; }
 COPY services/converter/docker/packages/ /tmp/packages/

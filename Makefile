@@ -48,7 +48,7 @@ TEST_CHECKS := --check 'lint=$(PNPM) lint' --check 'typecheck=$(PNPM) typecheck'
 test: build test-tools ## Lint (ESLint, Prettier), type-check the tests too, then the unit, integration and e2e tests (jest); ends with "N passed, N failed"
 	node libs/devstack/dist/cli/run-tests.js $(TEST_CHECKS) -- --selectProjects unit integration e2e
 
-test-cluster: build test-tools ## Install the chart on the cluster of `make cluster` and run the flows, faults and scaling on it; ends with "N passed, N failed"
+test-cluster: build test-tools cluster-load ## Load the images of `make images` into the cluster of `make cluster`, install the chart and run the flows, faults and scaling on it; ends with "N passed, N failed"
 	node libs/devstack/dist/cli/run-tests.js -- --selectProjects cluster --runInBand
 
 # Which images: all of them, or ONLY=gateway,nats,... (names as in transmute/<name>).

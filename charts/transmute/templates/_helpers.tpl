@@ -136,6 +136,7 @@ The non-secret settings of one service, as a map of TRANSMUTE_* variables:
 {{- $root := .root -}}
 {{- $settings := dict
   "TRANSMUTE_NATS_URL" (include "transmute.natsUrl" $root)
+  "TRANSMUTE_NATS_REPLICAS" (include "transmute.nats.streamReplicas" $root)
   "TRANSMUTE_HTTP_HOST" "0.0.0.0"
   "TRANSMUTE_HTTP_PORT" (toString .port)
   "TRANSMUTE_LOG_LEVEL" $root.Values.logLevel
@@ -157,9 +158,6 @@ The non-secret settings of one service, as a map of TRANSMUTE_* variables:
 {{- end -}}
 {{- if has .service (list "gateway" "mcp") -}}
 {{- $_ := set $settings "TRANSMUTE_MCP_PUBLIC_URL" (include "transmute.mcpUrl" $root) -}}
-{{- end -}}
-{{- if eq .service "job-orchestrator" -}}
-{{- $_ := set $settings "TRANSMUTE_JOB_STORE_REPLICAS" (include "transmute.nats.streamReplicas" $root) -}}
 {{- end -}}
 {{- if eq .service "mcp" -}}
 {{- $_ := set $settings "TRANSMUTE_PUBLIC_URL" (include "transmute.publicUrl" $root) -}}

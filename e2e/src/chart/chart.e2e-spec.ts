@@ -203,7 +203,7 @@ describe('charts/transmute', () => {
       for (const claim of claims) expect(claim.accessModes).toEqual(['ReadWriteOnce']);
     });
 
-    it('runs NATS as a three-server JetStream cluster and replicates the job store on all three', () => {
+    it('runs NATS as a three-server JetStream cluster and has every service replicate on all three', () => {
       const docs = renderDocs([]);
       const nats = named(docs, 'StatefulSet', 'transmute-nats')!;
       expect(nats['spec']).toMatchObject({ replicas: 3, podManagementPolicy: 'Parallel', serviceName: 'transmute-nats-headless' });
@@ -211,12 +211,12 @@ describe('charts/transmute', () => {
       for (const i of [0, 1, 2]) expect(conf).toContain(`nats://transmute-nats-${i}.transmute-nats-headless.transmute.svc.cluster.local:6222`);
       expect(conf).toContain('server_name: $POD_NAME');
       expect(named(docs, 'Service', 'transmute-nats-headless')!['spec'].publishNotReadyAddresses).toBe(true);
-      expect(settingsOf(docs, 'job-orchestrator')['TRANSMUTE_JOB_STORE_REPLICAS']).toBe('3');
+      for (const service of ['job-orchestrator', 'gateway', 'webhook-dispatcher', 'importer']) expect(settingsOf(docs, service)['TRANSMUTE_NATS_REPLICAS']).toBe('3');
       expect(settingsOf(docs, 'gateway')['TRANSMUTE_NATS_URL']).toBe('nats://transmute-nats.transmute.svc.cluster.local:4222');
       // One server: no cluster block, one copy.
       const single = renderDocs(['--set', 'nats.replicas=1']);
       expect(named(single, 'ConfigMap', 'transmute-nats')!['data']['nats.conf']).not.toContain('cluster {');
-      expect(settingsOf(single, 'job-orchestrator')['TRANSMUTE_JOB_STORE_REPLICAS']).toBe('1');
+      expect(settingsOf(single, 'job-orchestrator')['TRANSMUTE_NATS_REPLICAS']).toBe('1');
     });
 
     it('keeps files in the bundled MinIO, creates the bucket, and generates its credentials once', () => {

@@ -188,6 +188,26 @@ describe('Transmute on a real Kubernetes cluster', () => {
   );
 
   it(
+    'keeps every stream and KV bucket on all three NATS servers',
+    async () => {
+      const servers = await pods(NAMESPACE, 'app.kubernetes.io/component=nats');
+      expect(servers.map((server) => server.ready)).toEqual([true, true, true]);
+      const replicas = new Map<string, number>();
+      for (const server of servers) {
+        const jsz = (await (await fetch(`http://${server.ip}:8222/jsz?accounts=true&streams=true&config=true`)).json()) as {
+          account_details?: Array<{ stream_detail?: Array<{ name: string; config?: { num_replicas?: number } }> }>;
+        };
+        for (const stream of (jsz.account_details ?? []).flatMap((account) => account.stream_detail ?? [])) replicas.set(stream.name, stream.config?.num_replicas ?? 1);
+      }
+      record('JetStream streams and buckets', replicas.size);
+      // The work streams and the buckets of every service that has run a job by now.
+      expect([...replicas.keys()]).toEqual(expect.arrayContaining(['TASKS', 'TASK_OUTCOMES', 'JOB_EVENTS', 'KV_jobs']));
+      expect([...replicas].filter(([, copies]) => copies !== 3)).toEqual([]);
+    },
+    minutes(2),
+  );
+
+  it(
     'delivers a webhook to a receiver pod, and streams the job’s events',
     async () => {
       const gatewayImage = JSON.parse(await kubectl(['-n', NAMESPACE, 'get', 'deploy', `${RELEASE}-gateway`, '-o', 'json'])).spec.template.spec.containers[0].image as string;

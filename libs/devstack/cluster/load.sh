@@ -41,13 +41,22 @@ podman_name() {
 }
 
 load_image() {
-  local name archive
+  local name archive id stamp
   name="$(podman_name "$1")"
+  # An image already loaded with the same id is skipped: converter images are
+  # about a gigabyte each, and `make test-cluster` loads before every run.
+  id="$(podman image inspect --format '{{.Id}}' "${name}")"
+  stamp="${state_dir}/loaded/${name//\//_}"
+  if [[ -f "${stamp}" && "$(cat "${stamp}")" == "${id}" ]] && ctr_k8s images ls -q "name==${name}" | grep -q .; then
+    echo "kept ${name} (loaded already)"
+    return
+  fi
   archive="$(mktemp "${state_dir}/load.XXXXXX.tar")"
   podman save --quiet --format docker-archive -o "${archive}" "${name}" \
     || { rm -f "${archive}"; fail "podman save ${name} failed"; }
   ctr_k8s images import "${archive}" >/dev/null || { rm -f "${archive}"; fail "importing ${name} into containerd failed"; }
   rm -f "${archive}"
+  mkdir -p "${state_dir}/loaded" && echo "${id}" >"${stamp}"
   if [[ "${name}" == localhost/* ]]; then
     ctr_k8s images tag --force "${name}" "docker.io/${name#localhost/}" >/dev/null
     echo "loaded ${name} (also as docker.io/${name#localhost/})"

@@ -13,3 +13,4 @@ export * from './dead-letters';
 export * from './rpc-outcome';
 export * from './request-id-headers';
 export * from './invalidated-cache';
+export * from './stream-replicas';

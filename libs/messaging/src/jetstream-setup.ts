@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AckPolicy, DeliverPolicy, DiscardPolicy, type JetStreamManager, type NatsConnection, RetentionPolicy, StorageType, type StreamConfig, nanos } from 'nats';
 import { DEAD_LETTERS_STREAM, JOB_EVENTS_STREAM, type WorkStreamDefinition } from '@transmute/contracts';
+import { streamReplicasOf } from './stream-replicas';
 import { NATS_CONNECTION } from './tokens';
 
 export interface WorkConsumerDefinition {
@@ -74,7 +75,8 @@ export class JetStreamSetup {
     });
   }
 
-  private async ensure(config: Partial<StreamConfig> & { name: string }): Promise<void> {
+  private async ensure(stream: Partial<StreamConfig> & { name: string }): Promise<void> {
+    const config = { ...stream, num_replicas: streamReplicasOf(this.connection) };
     const jsm = await this.jsm();
     try {
       await jsm.streams.info(config.name);

@@ -6,6 +6,7 @@ import { TaskWorkers } from './task-workers';
 import { WorkPublisher } from './work-publisher';
 import { DeadLetterPublisher } from './dead-letters';
 import { ConsumerRunners } from './consumer/consumer-runners';
+import { setStreamReplicas } from './stream-replicas';
 import { NATS_CONNECTION } from './tokens';
 
 export { NATS_CONNECTION };
@@ -14,6 +15,8 @@ export interface NatsModuleOptions {
   url: string;
   /** Shown in NATS monitoring; the service name. */
   name: string;
+  /** Copies of every stream and KV bucket (TRANSMUTE_NATS_REPLICAS); 1 on a single server. */
+  replicas?: number;
 }
 
 /** Ties the shared connection's lifetime to the app and reports it to `/readyz`. */
@@ -54,7 +57,11 @@ export class NatsModule {
         {
           provide: NATS_CONNECTION,
           // Keeps retrying the first connection, so a service started before NATS simply waits.
-          useFactory: () => connect({ servers: options.url, name: options.name, maxReconnectAttempts: -1, waitOnFirstConnect: true }),
+          useFactory: async () => {
+            const connection = await connect({ servers: options.url, name: options.name, maxReconnectAttempts: -1, waitOnFirstConnect: true });
+            setStreamReplicas(connection, options.replicas ?? 1);
+            return connection;
+          },
         },
         NatsLifecycle,
         JetStreamSetup,

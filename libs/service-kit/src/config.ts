@@ -60,6 +60,11 @@ export function baseConfig(defaultPort: number) {
         .default('nats://127.0.0.1:4222'),
       'Where NATS (with JetStream) listens.',
     ),
+    natsReplicas: envVar(
+      'TRANSMUTE_NATS_REPLICAS',
+      z.coerce.number().int().min(1).max(5).default(1),
+      'Copies of every JetStream stream and KV bucket the service creates, on that many NATS servers of a cluster (1 on one server; the chart sets 3 for its three servers).',
+    ),
     httpHost: envVar('TRANSMUTE_HTTP_HOST', z.string().default('127.0.0.1'), 'Address the HTTP server binds to.'),
     httpPort: envVar('TRANSMUTE_HTTP_PORT', port().default(defaultPort), 'Port of the HTTP server (health, metrics, API).'),
     logLevel: envVar('TRANSMUTE_LOG_LEVEL', z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'), 'Minimum level of the JSON logs.'),

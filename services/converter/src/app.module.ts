@@ -21,7 +21,11 @@ export class AppModule {
     setPixelLimit(config.maxInputPixels);
     return {
       module: AppModule,
-      imports: [ServiceKitModule.forRoot({ serviceName: name, config }), NatsModule.forRoot({ url: config.natsUrl, name }), StorageModule.forRoot(config)],
+      imports: [
+        ServiceKitModule.forRoot({ serviceName: name, config }),
+        NatsModule.forRoot({ url: config.natsUrl, name, replicas: config.natsReplicas }),
+        StorageModule.forRoot(config),
+      ],
       providers: [{ provide: FAMILY, useFactory: createFamily }, ConvertHandler, ConvertWorker],
     };
   }

@@ -49,7 +49,7 @@ export class AppModule {
       imports: [
         ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }),
         // Registers NATS with /readyz; requests themselves go through the RPC client.
-        NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
+        NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME, replicas: config.natsReplicas }),
         RpcClientModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
         StorageModule.forRoot(config),
         ErrorsModule,

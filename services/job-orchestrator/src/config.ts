@@ -25,11 +25,6 @@ export const orchestratorConfig = {
   processingDeadlineMs: envVar('TRANSMUTE_PROCESSING_DEADLINE_MS', positiveInt().default(1_800_000), 'A task processing this long without an outcome is dispatched again.'),
   reconcileIntervalMs: envVar('TRANSMUTE_RECONCILE_INTERVAL_MS', positiveInt().default(15_000), 'How often stuck tasks are looked for.'),
   maxTaskAttempts: envVar('TRANSMUTE_MAX_TASK_ATTEMPTS', positiveInt().default(5), 'Dispatches of one task before it fails for good.'),
-  jobStoreReplicas: envVar(
-    'TRANSMUTE_JOB_STORE_REPLICAS',
-    z.coerce.number().int().min(1).max(5).default(1),
-    'Replicas of the live job store (JetStream KV buckets and the active-job stream) in a NATS cluster; 3 in production.',
-  ),
   outcomeConcurrency: envVar('TRANSMUTE_OUTCOME_CONCURRENCY', positiveInt().default(8), 'Task outcomes handled at once.'),
   catalogueTimeoutMs: envVar('TRANSMUTE_CATALOGUE_TIMEOUT_MS', positiveInt().default(3_000), 'How long job creation waits for the catalogue.'),
   credentialsKey: envVar(

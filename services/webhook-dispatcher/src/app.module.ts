@@ -22,7 +22,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }),
-        NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
+        NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME, replicas: config.natsReplicas }),
         RpcClientModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
         PersistenceModule.forRoot(config.mongoUri),
         MongooseModule.forFeature([{ name: DeliveryDocument.name, schema: DeliverySchema }]),

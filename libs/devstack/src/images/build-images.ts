@@ -86,6 +86,8 @@ function appBuildArgs(image: AppImage, { root, set, env }: BuildImagesOptions): 
   if (extraCa !== undefined) {
     volumes.push('--volume', `${extraCa}:${BUILD_CA_PATH}:ro`);
     buildArgs['NODE_EXTRA_CA_CERTS'] = BUILD_CA_PATH;
+    // The converter's pip engines (document.pip.txt) come through the same proxy.
+    if (artifact.target === 'converter') buildArgs['PIP_CERT'] = BUILD_CA_PATH;
   }
   return [
     '--file',

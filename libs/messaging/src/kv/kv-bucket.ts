@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { type KV, type KvEntry as NatsKvEntry, type KvWatchOptions, type NatsConnection, type QueuedIterator, nanos } from 'nats';
 import { Counter, register } from 'prom-client';
+import { streamReplicasOf } from '../stream-replicas';
 import { isCasConflict } from './cas-conflict';
 import type { KvCodec } from './kv-codecs';
 
@@ -12,7 +13,7 @@ import type { KvCodec } from './kv-codecs';
 export interface KvBucketDefinition {
   name: string;
   ttlMs?: number;
-  /** Copies in a NATS cluster (1 on one server). */
+  /** Copies in a NATS cluster; the connection's stream replicas (TRANSMUTE_NATS_REPLICAS) when absent. */
   replicas?: number;
 }
 
@@ -240,7 +241,7 @@ export class KvBucket<T> {
   }
 
   private async openWithRetry(): Promise<KV> {
-    const { name, ttlMs = 0, replicas = 1 } = this.definition;
+    const { name, ttlMs = 0, replicas = streamReplicasOf(this.connection) } = this.definition;
     for (let attempt = 0; ; attempt += 1) {
       try {
         const kv = await this.connection.jetstream().views.kv(name, { history: 1, replicas, ...(ttlMs > 0 && { ttl: ttlMs }) });

@@ -6,6 +6,7 @@ import { gatewayConfig } from '../config';
 /** What the admin CLI reads: the gateway's NATS, MongoDB, plans and dev-key variables, nothing about HTTP or storage. */
 export const adminConfig = {
   natsUrl: baseConfig(0).natsUrl,
+  natsReplicas: baseConfig(0).natsReplicas,
   devApiKey: gatewayConfig.devApiKey,
   ...mongoConfig(),
   ...limitsConfig(),

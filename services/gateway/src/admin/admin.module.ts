@@ -31,7 +31,7 @@ export class AdminModule {
       module: AdminModule,
       imports: [
         AdminKitModule.forRoot(config),
-        NatsModule.forRoot({ url: config.natsUrl, name: NAME }),
+        NatsModule.forRoot({ url: config.natsUrl, name: NAME, replicas: config.natsReplicas }),
         RpcClientModule.forRoot({ url: config.natsUrl, name: NAME }),
         PersistenceModule.forRoot(config.mongoUri),
         LimitsModule,

@@ -28,7 +28,7 @@ export class ConvertSlots implements OnApplicationBootstrap {
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
-    @Inject(SERVICE_CONFIG) private readonly config: Pick<OrchestratorConfig, 'fileRetentionSeconds' | 'jobStoreReplicas'>,
+    @Inject(SERVICE_CONFIG) private readonly config: Pick<OrchestratorConfig, 'fileRetentionSeconds' | 'natsReplicas'>,
     private readonly readiness: ReadinessRegistry,
   ) {}
 
@@ -98,7 +98,7 @@ export class ConvertSlots implements OnApplicationBootstrap {
   private open(): Promise<KV> {
     this.bucket ??= this.connection
       .jetstream()
-      .views.kv(CONVERT_FAIRNESS.slotsBucket, { history: 1, ttl: this.config.fileRetentionSeconds * 1_000, replicas: this.config.jobStoreReplicas })
+      .views.kv(CONVERT_FAIRNESS.slotsBucket, { history: 1, ttl: this.config.fileRetentionSeconds * 1_000, replicas: this.config.natsReplicas })
       .catch((error: unknown) => {
         this.bucket = undefined;
         throw error;

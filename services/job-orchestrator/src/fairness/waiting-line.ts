@@ -39,7 +39,7 @@ export class WaitingLine implements OnApplicationBootstrap {
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
-    @Inject(SERVICE_CONFIG) private readonly config: Pick<OrchestratorConfig, 'fileRetentionSeconds' | 'jobStoreReplicas'>,
+    @Inject(SERVICE_CONFIG) private readonly config: Pick<OrchestratorConfig, 'fileRetentionSeconds' | 'natsReplicas'>,
     private readonly readiness: ReadinessRegistry,
   ) {}
 
@@ -110,7 +110,7 @@ export class WaitingLine implements OnApplicationBootstrap {
       max_age: nanos(maxAgeMs),
       // JetStream refuses a duplicate window longer than the stream's max age (a short retention in tests).
       duplicate_window: nanos(Math.min(120_000, maxAgeMs)),
-      num_replicas: this.config.jobStoreReplicas,
+      num_replicas: this.config.natsReplicas,
       allow_direct: true,
     };
     try {

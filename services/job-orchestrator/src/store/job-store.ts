@@ -40,7 +40,7 @@ export class JobStore implements OnApplicationBootstrap {
   ) {
     // Records expire with the files; a changed retention applies to the existing buckets when they open.
     const ttlMs = config.fileRetentionSeconds * 1_000;
-    const replicas = config.jobStoreReplicas;
+    const replicas = config.natsReplicas;
     this.jobs = new KvBucket(connection, { name: LIVE_JOBS.jobsBucket, ttlMs, replicas }, KvCodecs.json<LiveJob>());
     this.index = new KvBucket(connection, { name: LIVE_JOBS.indexBucket, ttlMs, replicas }, KvCodecs.bytes);
   }
@@ -122,7 +122,7 @@ export class JobStore implements OnApplicationBootstrap {
     this.opened ??= (async () => {
       await Promise.all([this.jobs.open(), this.index.open()]);
       const jsm = await this.connection.jetstreamManager();
-      await this.ensureActiveStream(jsm, this.config.jobStoreReplicas);
+      await this.ensureActiveStream(jsm, this.config.natsReplicas);
       return jsm;
     })().catch((error: unknown) => {
       this.opened = undefined;

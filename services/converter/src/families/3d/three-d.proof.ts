@@ -1,9 +1,10 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
 import { head as readHead } from '../../matrix/output-checks';
 import { THREE_D_EXPORTERS } from './three-d-formats';
+import { WRITTEN_SAMPLES, tetrahedronObj } from './three-d-written-samples';
 import { THREE_D_NARROWED, THREE_D_OPTION_CHECKS, THREE_D_WITHDRAWN, threeDContentCheck } from './three-d.fidelity';
 
 const TIMEOUT_MS = 60_000;
@@ -151,6 +152,12 @@ export function threeDProof(): FamilyProof {
       const cube = join(dir, 'cube.obj');
       await writeFile(cube, CUBE_OBJ);
       if (format === 'obj') return cube;
+      const written = WRITTEN_SAMPLES[format];
+      if (written) {
+        await writeFile(sample, written());
+        return sample;
+      }
+      if (format === 'assbin' || format === 'zae') return packTetrahedron(format, dir, sample, signal);
       const text = TEXT_SAMPLES[format];
       if (text) {
         await writeFile(sample, text);
@@ -192,4 +199,21 @@ function gltfTriangle(): string {
     bufferViews: [{ buffer: 0, byteOffset: 0, byteLength: positions.length, target: 34962 }],
     accessors: [{ bufferView: 0, byteOffset: 0, componentType: 5126, count: 3, type: 'VEC3', max: [1, 1, 0], min: [0, 0, 0] }],
   });
+}
+
+/** assimp's binary dump of the tetrahedron, or its COLLADA zipped with the manifest that names it (zae). */
+async function packTetrahedron(format: 'assbin' | 'zae', dir: string, sample: string, signal: AbortSignal): Promise<string> {
+  const seed = join(dir, 'tetrahedron.obj');
+  await writeFile(seed, tetrahedronObj());
+  const assimp = (args: string[]) => runEngine({ command: 'assimp', args, timeoutMs: TIMEOUT_MS, signal });
+  if (format === 'assbin') {
+    await assimp(['export', seed, sample, '-fassbin']);
+    return sample;
+  }
+  const packed = join(dir, 'zae');
+  await mkdir(packed, { recursive: true });
+  await assimp(['export', seed, join(packed, 'model.dae'), '-fcollada']);
+  await writeFile(join(packed, 'manifest.xml'), '<?xml version="1.0" encoding="utf-8"?>\n<dae_root>./model.dae</dae_root>\n');
+  await runEngine({ command: 'bsdtar', args: ['--format', 'zip', '-cf', sample, '-C', packed, 'manifest.xml', 'model.dae'], timeoutMs: TIMEOUT_MS, signal });
+  return sample;
 }

@@ -38,6 +38,9 @@ export const ARCHIVE_FORMATS: Record<string, ArchiveFormat> = {
   tlz: tar('--lzma', 'lzma:compression-level'),
   taz: tar('--compress'),
   tzo: tar('--lzop', 'lzop:compression-level'),
+  // A POSIX pax archive, and a comic book as a tarball: both tar files, written as pax like .tar.
+  pax: tar(),
+  cbt: tar(),
   cpio: { kind: 'container', writer: { tool: 'bsdtar', format: 'newc' } },
   iso: { kind: 'container', writer: { tool: 'bsdtar', format: 'iso9660' } },
   xar: { kind: 'container', writer: { tool: 'bsdtar', format: 'xar' } },
@@ -50,6 +53,14 @@ export const ARCHIVE_FORMATS: Record<string, ArchiveFormat> = {
   ear: { kind: 'container' },
   warc: { kind: 'container' },
   cab: { kind: 'container' },
+  // Read only: an RPM package (its cpio payload, which bsdtar reads), and packages that are zips under
+  // their own names: Android and iOS apps, Firefox add-ons, Python wheels, NuGet packages.
+  rpm: { kind: 'container' },
+  apk: { kind: 'container' },
+  ipa: { kind: 'container' },
+  xpi: { kind: 'container' },
+  whl: { kind: 'container' },
+  nupkg: { kind: 'container' },
   gz: { kind: 'stream', tool: 'gzip', levels: [1, 9] },
   bz2: { kind: 'stream', tool: 'bzip2', levels: [1, 9] },
   xz: { kind: 'stream', tool: 'xz', levels: [0, 9] },

@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
-import { archiveContentCheck } from './archive.fidelity';
+import { archiveContentCheck, readArchive } from './archive.fidelity';
+import { writeArchiveSample } from './archive.proof';
 
 /** The archive content check must fail an output missing a member, holding an extra one, or with a changed byte. */
 describe('archive content check', () => {
@@ -34,5 +35,20 @@ describe('archive content check', () => {
     expect(failed(await run(await pack('missing.tar', { 'readme.txt': 'hello\n' })))).toEqual(['file list', 'bytes']);
     expect(failed(await run(await pack('extra.tar', { ...files, 'more.txt': 'x' })))).toEqual(['file list']);
     expect(failed(await run(await pack('changed.tar', { ...files, 'readme.txt': 'hellO\n' })))).toEqual(['bytes']);
+  });
+
+  /** Who reads what 7-Zip does not: not lzip or brotli (the family's engines), lzop only because nothing else reads it. */
+  const readers: Record<string, RegExp> = { lz: /bsdcat/, lzo: /^lzop/, br: /Python's brotli/, tzo: /^lzop.*7-Zip for the tar/, rpm: /^7-Zip.*cpio/ };
+  it.each(Object.keys(readers))('reads a %s sample by its reader, and fails it cut short', async (format) => {
+    const sampleDir = await mkdtemp(join(dir, `${format}-`));
+    const sample = await writeArchiveSample(format, sampleDir, signal());
+    const tree = await readArchive(sample, format, sampleDir, signal());
+    expect(tree.reader).toMatch(readers[format]!);
+    expect(tree.files.size).toBe(format === 'lz' || format === 'lzo' || format === 'br' ? 1 : 3);
+    const bytes = await readFile(sample);
+    const cut = join(sampleDir, `cut.${format}`);
+    await writeFile(cut, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    const findings = await archiveContentCheck()({ inputFormat: format, outputFormat: format }, sample, cut, signal());
+    expect(failed(findings).length).toBeGreaterThan(0);
   });
 });

@@ -4,11 +4,14 @@ import { dirname, join, relative } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
 import { type ContentCheck, type Finding, Findings } from '../../matrix/fidelity/findings';
 import type { OptionCheck } from '../../matrix/fidelity/option-checks';
+import { toolsPython } from '../../matrix/fidelity/tools-python';
 import { ARCHIVE_FORMATS } from './archive-formats';
 import { wordsText, writeArchiveSample } from './archive.proof';
 
 /** Containers that are a tar inside one compressed stream: 7-Zip opens them in two steps. */
 const COMPRESSED_TARS = new Set(['tgz', 'tbz2', 'tbz', 'txz', 'tzst', 'tlz', 'taz']);
+/** Tars inside a stream 7-Zip does not read, by the stream's format. */
+const TAR_IN_STREAM: Record<string, string> = { tzo: 'lzo' };
 const TIMEOUT_MS = 120_000;
 /** Formats 7-Zip does not read as the family does, and why: bsdtar (the family's own reader) reads them. */
 const BSDTAR_READS: Record<string, string> = { deb: "7-Zip opens a .deb's data.tar, not its ar members", warc: '7-Zip reads no WARC' };
@@ -19,45 +22,70 @@ export interface ArchiveTree {
   reader: string;
 }
 
+/** Streams 7-Zip does not decompress: who does instead, writing the data to stdout, and why. */
+const STREAM_READERS: Record<string, { command: () => Promise<string>; args: (path: string) => string[]; reader: string }> = {
+  lz4: { command: async () => 'lz4', args: (path) => ['-d', '-c', '-q', path], reader: 'lz4 (7-Zip reads no LZ4)' },
+  lz: { command: async () => 'bsdcat', args: (path) => [path], reader: "libarchive's own lzip decoder, bsdcat (7-Zip reads no lzip)" },
+  lzo: { command: async () => 'lzop', args: (path) => ['-d', '-c', '-q', path], reader: 'lzop (7-Zip reads no lzop; libarchive runs lzop itself)' },
+  br: {
+    command: toolsPython,
+    args: (path) => ['-c', 'import brotli, sys; sys.stdout.buffer.write(brotli.decompress(open(sys.argv[1], "rb").read()))', path],
+    reader: "Python's brotli module (7-Zip and libarchive read no Brotli)",
+  },
+};
+
 /**
  * Reads an archive the way an independent user would: 7-Zip extracts it
  * (bsdtar only where 7-Zip cannot, e.g. WARC), then every regular file is
- * hashed. A single compressed stream is decompressed by 7-Zip into one file.
+ * hashed. A single compressed stream is decompressed by 7-Zip (or the reader
+ * STREAM_READERS names) into one file.
  */
 export async function readArchive(path: string, format: string, dir: string, signal: AbortSignal): Promise<ArchiveTree> {
   const out = await mkdtemp(join(dir, 'extract-'));
   const run = (command: string, args: string[], extra: { stdoutFile?: string; cwd?: string } = {}) => runEngine({ command, args, timeoutMs: TIMEOUT_MS, signal, ...extra });
+  const decompress = async (stream: string, streamFormat: string, data: string): Promise<string> => {
+    const other = STREAM_READERS[streamFormat];
+    if (other) await run(await other.command(), other.args(stream), { stdoutFile: data });
+    else await run('7zz', ['e', '-so', '-bd', stream], { stdoutFile: data });
+    return other?.reader ?? '7-Zip';
+  };
   if (ARCHIVE_FORMATS[format]?.kind === 'stream') {
     const data = join(out, 'data');
-    // 7-Zip reads no LZ4: the lz4 tool (also the family's) decompresses it.
-    if (format === 'lz4') await run('lz4', ['-d', '-c', '-q', path], { stdoutFile: data });
-    else await run('7zz', ['e', '-so', '-bd', path], { stdoutFile: data });
-    return { files: new Map([['(stream)', await hashOf(data)]]), reader: format === 'lz4' ? 'lz4 (7-Zip reads no LZ4)' : '7-Zip' };
+    const reader = await decompress(path, format, data);
+    return { files: new Map([['(stream)', await hashOf(data)]]), reader };
   }
-  const reader = '7-Zip';
   // 7-Zip opens a .deb's data.tar rather than its ar members (and reads no WARC): bsdtar reads those.
   const bsdtarOnly = BSDTAR_READS[format];
   if (bsdtarOnly) {
     await run('bsdtar', ['-x', '-f', path, '-C', out]);
     return { files: await hashTree(out), reader: `bsdtar (${bsdtarOnly})` };
   }
+  const extract = (archive: string, into: string) => run('7zz', ['x', '-bd', '-y', '-snld', `-o${into}`, archive]);
+  /** The one file 7-Zip found inside a wrapper (a compressed tar's tar, an RPM's cpio payload), extracted in turn. */
+  const unwrap = async (suffix: string): Promise<Map<string, { sha256: string; size: number }>> => {
+    const inner = (await readdir(out)).filter((name) => name.endsWith(suffix) || !name.includes('.'));
+    if (inner.length !== 1) throw new Error(`7-Zip found ${inner.length} ${suffix} files inside the ${format}`);
+    const tree = await mkdtemp(join(dir, 'extract-inner-'));
+    await extract(join(out, inner[0]!), tree);
+    return hashTree(tree);
+  };
   try {
-    await run('7zz', ['x', '-bd', '-y', '-snld', `-o${out}`, path]);
-    if (COMPRESSED_TARS.has(format)) {
-      const inner = (await readdir(out)).filter((name) => name.endsWith('.tar') || !name.includes('.'));
-      if (inner.length !== 1) throw new Error(`7-Zip found ${inner.length} tar files inside the ${format}`);
-      const tar = join(out, inner[0]!);
-      const tree = await mkdtemp(join(dir, 'extract-tar-'));
-      await run('7zz', ['x', '-bd', '-y', '-snld', `-o${tree}`, tar]);
-      return { files: await hashTree(tree), reader: '7-Zip' };
+    const lzopTar = TAR_IN_STREAM[format];
+    if (lzopTar) {
+      // 7-Zip reads no lzop: the tar comes out of its stream first, then 7-Zip reads the tar.
+      const reader = await decompress(path, lzopTar, join(out, 'data.tar'));
+      return { files: await unwrap('.tar'), reader: `${reader}, then 7-Zip for the tar` };
     }
+    await extract(path, out);
+    if (COMPRESSED_TARS.has(format)) return { files: await unwrap('.tar'), reader: '7-Zip' };
+    if (format === 'rpm') return { files: await unwrap('.cpio'), reader: "7-Zip (the RPM's cpio payload)" };
   } catch (error) {
     throw new Error(`7-Zip cannot read the ${format}: ${(error as Error).message}`);
   }
   const files = await hashTree(out);
   // 7-Zip shows a xar's table of contents as a file; it is the archive's index, not an entry.
   if (format === 'xar') files.delete('[TOC].xml');
-  return { files, reader };
+  return { files, reader: '7-Zip' };
 }
 
 async function hashOf(path: string): Promise<{ sha256: string; size: number }> {
@@ -114,8 +142,11 @@ export function archiveContentCheck(): ContentCheck {
     }
     const scratch = await mkdtemp(join(dirname(outputPath), 'fidelity-'));
     try {
-      const [tree, out] = await Promise.all([source, readArchive(outputPath, pair.outputFormat, scratch, signal)]);
-      return compareTrees(tree, out);
+      // Both settle before the scratch folder goes: a failed source must not remove it under the output's extraction.
+      const [tree, out] = await Promise.allSettled([source, readArchive(outputPath, pair.outputFormat, scratch, signal)]);
+      if (tree.status === 'rejected') throw tree.reason;
+      if (out.status === 'rejected') throw out.reason;
+      return compareTrees(tree.value, out.value);
     } catch (error) {
       return [{ check: 'read', passed: false, detail: (error as Error).message.replace(/\s+/g, ' ').slice(0, 300) }];
     } finally {

@@ -1,4 +1,4 @@
-import { open, mkdir, writeFile } from 'node:fs/promises';
+import { open, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
@@ -11,6 +11,8 @@ const MAGIC: Record<string, { offset: number; bytes: Buffer }[]> = {
   jar: [{ offset: 0, bytes: Buffer.from('PK\x03\x04', 'latin1') }],
   war: [{ offset: 0, bytes: Buffer.from('PK\x03\x04', 'latin1') }],
   ear: [{ offset: 0, bytes: Buffer.from('PK\x03\x04', 'latin1') }],
+  pax: [{ offset: 257, bytes: Buffer.from('ustar', 'latin1') }],
+  cbt: [{ offset: 257, bytes: Buffer.from('ustar', 'latin1') }],
   warc: [{ offset: 0, bytes: Buffer.from('WARC/1.0', 'latin1') }],
   cab: [{ offset: 0, bytes: Buffer.from('MSCF', 'latin1') }],
   '7z': [{ offset: 0, bytes: Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]) }],
@@ -42,6 +44,13 @@ const SAMPLE_WRITERS: Record<string, string[]> = {
   jar: ['--format', 'zip'],
   war: ['--format', 'zip'],
   ear: ['--format', 'zip'],
+  apk: ['--format', 'zip'],
+  ipa: ['--format', 'zip'],
+  xpi: ['--format', 'zip'],
+  whl: ['--format', 'zip'],
+  nupkg: ['--format', 'zip'],
+  pax: ['--format', 'pax'],
+  cbt: ['--format', 'ustar'],
   '7z': ['--format', '7zip'],
   tar: ['--format', 'ustar'],
   tgz: ['--format', 'ustar', '--gzip'],
@@ -148,6 +157,7 @@ export async function writeArchiveSample(format: string, dir: string, signal: Ab
     await run('bsdtar', ['-c', '-f', sample, '--format', format === 'ar' ? 'argnu' : 'warc', '-C', tree, ...FLAT_ENTRIES], signal);
     return sample;
   }
+  if (format === 'rpm') return writeRpmSample(tree, dir, sample, signal);
   if (format === 'cab') {
     await run('gcab', ['-c', sample, ...FLAT_ENTRIES], signal, tree);
     return sample;
@@ -198,4 +208,39 @@ async function expectMagic(format: string, path: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/** rpmbuild (Debian's `rpm`, test-only) packs the tree as a noarch package: its payload is a cpio archive of the files. */
+async function writeRpmSample(tree: string, dir: string, sample: string, signal: AbortSignal): Promise<string> {
+  const spec = join(dir, 'sample.spec');
+  const top = join(dir, 'rpmbuild');
+  await writeFile(
+    spec,
+    [
+      'Name: transmute-sample',
+      'Version: 1.0',
+      'Release: 1',
+      'Summary: sample',
+      'License: MIT',
+      'BuildArch: noarch',
+      '%description',
+      'sample',
+      '%install',
+      'cp -a %{_sourcedir}/. %{buildroot}/',
+      '%files',
+      '/readme.txt',
+      '/docs',
+      '',
+    ].join('\n'),
+  );
+  const define = (macro: string) => ['--define', macro];
+  await runEngine({
+    command: 'rpmbuild',
+    args: ['-bb', ...define(`_topdir ${top}`), ...define(`_sourcedir ${tree}`), ...define(`_rpmdir ${top}`), ...define('__os_install_post %{nil}'), spec],
+    env: { HOME: dir },
+    timeoutMs: 120_000,
+    signal,
+  });
+  await rename(join(top, 'noarch', 'transmute-sample-1.0-1.noarch.rpm'), sample);
+  return sample;
 }

@@ -9,6 +9,7 @@ import type { OutputProfile } from '../ffmpeg/media-profile';
 import { AUDIO_OUTPUTS, AUDIO_TARGETS } from './audio-formats';
 import { decodeWithSox } from './sox-decoder';
 import { SOX_INPUTS, type SoxInput } from './sox-formats';
+import { TRACKER_INPUTS } from './tracker-module';
 
 /**
  * Audio through ffmpeg: every audio format it reads (and the proof can make)
@@ -31,6 +32,9 @@ export class AudioFamily implements ConverterFamily {
         if (inputFormat === outputFormat || AUDIO_OUTPUTS[inputFormat] === profile) continue;
         pairs.push({ inputFormat, outputFormat, options: mediaOptions(profile) });
       }
+    }
+    for (const inputFormat of TRACKER_INPUTS) {
+      for (const outputFormat of AUDIO_TARGETS) pairs.push({ inputFormat, outputFormat, options: mediaOptions(AUDIO_OUTPUTS[outputFormat]!) });
     }
     for (const [inputFormat, input] of Object.entries(SOX_INPUTS)) {
       for (const outputFormat of AUDIO_TARGETS)

@@ -39,6 +39,8 @@ export const SOX_INPUTS: Record<string, SoxInput> = {
   wve: sox('wve', 8000),
   sln: sox('sln', 8000),
   vox: sox('vox', 8000),
+  // Headerless IMA ADPCM, 8 kHz mono as SoX reads it.
+  ima: sox('ima', 8000),
   // Speech research: HTK and NIST SPHERE.
   htk: sox('htk', 16000),
   nist: sox('nist', 16000),

@@ -45,7 +45,7 @@ export class DocumentFamily implements ConverterFamily {
     const pairs: PairDeclaration[] = [];
     for (const [inputFormat, input] of Object.entries(OFFICE_INPUTS)) {
       for (const outputFormat of Object.keys(OFFICE_OUTPUTS[input.kind])) {
-        if (outputFormat !== inputFormat)
+        if (outputFormat !== inputFormat && !input.notTo?.includes(outputFormat))
           pairs.push({ inputFormat, outputFormat, options: officeOptions(input.kind, outputFormat), note: documentPairNote(inputFormat, outputFormat) });
       }
     }
@@ -62,7 +62,7 @@ export class DocumentFamily implements ConverterFamily {
     }
     pairs.push({ inputFormat: 'pdf', outputFormat: 'odg', options: [] });
     for (const [inputFormat, outputs] of Object.entries(PAGE_DOCUMENT_OUTPUTS)) {
-      for (const outputFormat of outputs) pairs.push({ inputFormat, outputFormat, options: pageDocumentOptions(outputFormat) });
+      for (const outputFormat of outputs) pairs.push({ inputFormat, outputFormat, options: pageDocumentOptions(outputFormat), note: documentPairNote(inputFormat, outputFormat) });
     }
     for (const outputFormat of PDF_TO_WORD_OUTPUTS) pairs.push({ inputFormat: 'pdf', outputFormat, options: pdfToolOptions('pdf', outputFormat) });
     return pairs;
@@ -99,7 +99,7 @@ export class DocumentFamily implements ConverterFamily {
     const { inputFormat, outputFormat } = request;
     request.reportProgress(1);
     const office = OFFICE_INPUTS[inputFormat];
-    if (office && outputFormat in OFFICE_OUTPUTS[office.kind]) {
+    if (office && outputFormat in OFFICE_OUTPUTS[office.kind] && !office.notTo?.includes(outputFormat)) {
       await this.convertInOffice(request.inputPath, request.outputPath, office, outputFormat, settings, request.signal);
     } else if (inputFormat in MARKUP_READERS && (outputFormat in MARKUP_WRITERS || outputFormat in MARKUP_VIA_OFFICE)) {
       await this.convertMarkup(request, settings);

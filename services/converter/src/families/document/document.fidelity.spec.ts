@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
 import { PAGES, pageHeading, pageSentence } from './document-sample-content';
 import { parseDif, parseSylk } from './document-readers';
-import { documentContentCheck } from './document.fidelity';
+import { documentPairNote } from './document-notes';
+import { documentContentCheck, sampleKind } from './document.fidelity';
 
 /** The document content check must fail a PDF missing a page, with words out of order, or a table missing cells. */
 describe('document content check', () => {
@@ -35,6 +36,21 @@ describe('document content check', () => {
     expect(await run(await pdf('good', PAGES))).toEqual([]);
     expect(await run(await pdf('missing', PAGES.slice(0, 2)))).toEqual(['words in order', 'page count']);
     expect(await run(await pdf('swapped', [PAGES[0]!, PAGES[2]!, PAGES[1]!]))).toEqual(['words in order', 'words per page']);
+  });
+
+  it('holds a PDF of drawn pages (DjVu, XPS) to its pages and their ink, with the loss declared', async () => {
+    const note = documentPairNote('djvu', 'pdf');
+    const run = async (path: string, declared: { note?: string } = { note }) => failed(await check({ inputFormat: 'djvu', outputFormat: 'pdf', ...declared }, '', path, signal()));
+    expect(note).toMatch(/hidden text layer/);
+    expect(await run(await pdf('drawn', PAGES))).toEqual([]);
+    expect(await run(await pdf('drawn-short', PAGES.slice(0, 2)))).toEqual(['page count']);
+    expect(await run(await pdf('drawn-undeclared', PAGES), {})).toEqual(['declared']);
+  });
+
+  it('knows what each new sample holds: a metafile one page, the SXW one flowing page', () => {
+    expect(['emf', 'wmf', 'emz', 'wmz'].map(sampleKind)).toEqual(['first-page', 'first-page', 'first-page', 'first-page']);
+    expect(sampleKind('sxw')).toBe('flow');
+    expect(sampleKind('602')).toBe('paged');
   });
 
   it('fails a CSV that lost a row', async () => {

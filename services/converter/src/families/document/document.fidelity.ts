@@ -7,6 +7,7 @@ import { formatDb, inkCoverage, psnr, readRgba, resized } from '../../matrix/fid
 import { describeWordOrder, wordsInOrder, wordsOf } from '../../matrix/fidelity/words';
 import { CELLS, PAGES, cellWords, pageWords } from './document-sample-content';
 import { type DocumentReading, parseCsv, readDocument } from './document-readers';
+import { METAFILES } from './document-notes';
 import { MARKUP_READERS } from './markup-formats';
 import { OFFICE_INPUTS } from './office-formats';
 import type { OptionCheck, OptionRun } from '../../matrix/fidelity/option-checks';
@@ -19,13 +20,17 @@ export function sampleKind(inputFormat: string): SampleKind {
   if (office?.kind === 'spreadsheet') return 'sheet';
   if (office?.kind === 'presentation') return 'slides';
   // Metafiles and EPS hold the first page of the drawing or PDF they were made from.
-  if (['emf', 'wmf', 'eps'].includes(inputFormat)) return 'first-page';
+  if (METAFILES.has(inputFormat) || inputFormat === 'eps') return 'first-page';
+  // AbiWord, the only SXW writer here, drops the page breaks: the sample is one flowing page.
+  if (inputFormat === 'sxw') return 'flow';
   if (office?.kind === 'text' && inputFormat === 'txt') return 'flow';
   if (office || ['pdf', 'ps'].includes(inputFormat)) return 'paged';
   if (inputFormat in MARKUP_READERS) return 'flow';
   return 'flow';
 }
 
+/** Inputs whose samples hold their text as shapes or pictures (PostScript, Ghostscript's XPS, DjVu's rendered pages): a PDF of them is checked page by page for ink. */
+const DRAWN_INPUTS = new Set(['ps', 'eps', 'xps', 'oxps', 'djvu', 'djv']);
 /** Outputs that are a picture of one page: they carry no text a reader can take. */
 export const PAGE_IMAGES = new Set(['png', 'jpg', 'tiff']);
 const PAGED_OUTPUTS = new Set(['pdf', 'ps']);
@@ -73,7 +78,7 @@ export function documentContentCheck(): ContentCheck {
         await checkPageImage(findings, pair, outputPath);
         return findings.list;
       }
-      if (pair.outputFormat === 'ps' || pair.outputFormat === 'eps' || (['ps', 'eps'].includes(pair.inputFormat) && pair.outputFormat === 'pdf')) {
+      if (pair.outputFormat === 'ps' || pair.outputFormat === 'eps' || (DRAWN_INPUTS.has(pair.inputFormat) && pair.outputFormat === 'pdf')) {
         await checkDrawnPages(findings, pair, outputPath, kind === 'first-page' || pair.outputFormat === 'eps' ? 1 : PAGES.length, scratch, signal);
         return findings.list;
       }

@@ -7,7 +7,7 @@ import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
 import { OLE2, expectBytes, expectOoxml, expectText, expectZipMimetype, head } from '../../matrix/output-checks';
 import { type SampleMaker, cachedSampleMaker, copiedSampleProof } from '../../matrix/sample-cache';
-import { CREOLE, CSV, MARKDOWN, PAGED_HTML, T2T, TEXT, TSV } from './document-sample-content';
+import { CREOLE, CSV, MARKDOWN, PAGED_HTML, PAGES, T2T, TEXT, TSV, pageHeading, pageSentence } from './document-sample-content';
 import { DOCUMENT_OPTION_CHECKS, documentContentCheck } from './document.fidelity';
 import { MARKUP_NARROWED } from './markup-formats';
 
@@ -77,12 +77,44 @@ const OFFICE_SAMPLES: Record<string, { from: string; filter: string; infilter?: 
   fodg: { from: 'odg', filter: 'OpenDocument Drawing Flat XML' },
   emf: { from: 'odg', filter: 'draw_emf_Export' },
   wmf: { from: 'odg', filter: 'draw_wmf_Export' },
+  pps: { from: 'pptx', filter: 'MS PowerPoint 97 AutoPlay' },
+  uot: { from: 'odt', filter: 'UOF text' },
+  odm: { from: 'odt', filter: 'writerglobal8' },
+  otm: { from: 'odt', filter: 'writerglobal8_template' },
 };
 
 /** AbiWord's exporter for each format it writes a sample of (from the ODT sample); zabw is its abw, gzipped. */
 const ABIWORD_SAMPLES: Record<string, string> = { abw: 'abw', awt: 'awt', sxw: 'sxw' };
 /** Gnumeric's ssconvert exporter for each format it writes a sample of (from the CSV sample). */
 const GNUMERIC_SAMPLES: Record<string, string> = { gnumeric: 'Gnumeric_XmlIO:sax' };
+
+/**
+ * Macro-enabled OOXML templates: LibreOffice saves them under the plain
+ * template's (or document's) content type, so the sample made from that
+ * file gets the main part's macro-enabled template type, as Office writes it.
+ */
+const MACRO_TEMPLATES: Record<string, { from: string; filter: string; mainType: string }> = {
+  dotm: { from: 'odt', filter: 'MS Word 2007 XML Template', mainType: 'application/vnd.ms-word.template.macroEnabledTemplate.main+xml' },
+  xltm: { from: 'csv', filter: 'Calc MS Excel 2007 XML Template', mainType: 'application/vnd.ms-excel.template.macroEnabled.main+xml' },
+  potm: { from: 'pptx', filter: 'Impress MS PowerPoint 2007 XML Template', mainType: 'application/vnd.ms-powerpoint.template.macroEnabled.main+xml' },
+};
+
+const RETYPE_MAIN_PART = String.raw`
+import re, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as source, zipfile.ZipFile(sys.argv[2], 'w', zipfile.ZIP_DEFLATED) as target:
+    for part in source.infolist():
+        data = source.read(part)
+        if part.filename == '[Content_Types].xml':
+            data = re.sub(rb'ContentType="[^"]*\.main\+xml"', b'ContentType="' + sys.argv[3].encode() + b'"', data, count=1)
+        target.writestr(part.filename, data)
+`;
+
+/**
+ * T602, the Czech DOS word processor: the sample's three pages as text with
+ * @ commands (code page, margins) and the .PA dot command between pages,
+ * which LibreOffice's import reads as page breaks.
+ */
+const T602 = `@CT 0\r\n@LM 1\r\n@RM 60\r\n${PAGES.map((page) => `${pageHeading(page)}\r\n\r\n${pageSentence(page)}\r\n`).join('.PA\r\n')}`;
 
 /**
  * OpenXPS (ECMA-388) is Microsoft's XPS under its own namespace and content
@@ -163,6 +195,15 @@ export function documentProof(): FamilyProof {
       await office(await make(from, signal), path, filter, signal, infilter);
     } else if (ABIWORD_SAMPLES[format]) {
       await runEngine({ command: 'abiword', args: [`--to=${ABIWORD_SAMPLES[format]}`, '-o', path, await make('odt', signal)], timeoutMs: 60_000, signal, memoryLimitMb: 0 });
+    } else if (MACRO_TEMPLATES[format]) {
+      const { from, filter, mainType } = MACRO_TEMPLATES[format];
+      const saved = join(dir, `as-saved.${format}`);
+      await office(await make(from, signal), saved, filter, signal);
+      await runEngine({ command: 'python3', args: ['-c', RETYPE_MAIN_PART, saved, path, mainType], timeoutMs: 60_000, signal });
+    } else if (format === 'emz' || format === 'wmz') {
+      await writeFile(path, gzipSync(await readFile(await make(format === 'emz' ? 'emf' : 'wmf', signal))));
+    } else if (format === '602') {
+      await writeFile(path, T602);
     } else if (format === 'zabw') {
       await writeFile(path, gzipSync(await readFile(await make('abw', signal))));
     } else if (GNUMERIC_SAMPLES[format]) {

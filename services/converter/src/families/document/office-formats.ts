@@ -9,6 +9,8 @@ export interface OfficeInput {
   kind: OfficeKind;
   importFilter: string;
   importOptions?: string;
+  /** Outputs of its kind LibreOffice cannot write from this input, left out of its pairs (each found by the matrix). */
+  notTo?: readonly string[];
 }
 
 export interface OfficeOutput {
@@ -31,6 +33,15 @@ export const OFFICE_INPUTS: Record<string, OfficeInput> = {
   zabw: { kind: 'text', importFilter: 'AbiWord' },
   awt: { kind: 'text', importFilter: 'AbiWord' },
   sxw: { kind: 'text', importFilter: 'StarOffice XML (Writer)' },
+  // Word macro-enabled template, Unified Office Format text, ODF master document and its template, T602 (Czech DOS word processor).
+  dotm: { kind: 'text', importFilter: 'MS Word 2007 XML Template' },
+  // LibreOffice 7.4 cannot lay out a UOF text for rendering: PDF export fails (write error 0xc10, also from the
+  // command line) and PNG export draws one blank pixel.
+  uot: { kind: 'text', importFilter: 'UOF text', notTo: ['pdf', 'png'] },
+  // A master document saved as a template is a master template (otm), not an ott.
+  odm: { kind: 'text', importFilter: 'writerglobal8', notTo: ['ott'] },
+  otm: { kind: 'text', importFilter: 'writerglobal8_template', notTo: ['ott'] },
+  '602': { kind: 'text', importFilter: 'T602Document' },
   txt: { kind: 'text', importFilter: 'Text (encoded)', importOptions: 'UTF8' },
   xls: { kind: 'spreadsheet', importFilter: 'MS Excel 97' },
   xlsx: { kind: 'spreadsheet', importFilter: 'Calc MS Excel 2007 XML' },
@@ -45,6 +56,7 @@ export const OFFICE_INPUTS: Record<string, OfficeInput> = {
   dif: { kind: 'spreadsheet', importFilter: 'DIF' },
   slk: { kind: 'spreadsheet', importFilter: 'SYLK' },
   uos: { kind: 'spreadsheet', importFilter: 'UOF spreadsheet' },
+  xltm: { kind: 'spreadsheet', importFilter: 'Calc MS Excel 2007 XML Template' },
   // Gnumeric's gzipped XML.
   gnumeric: { kind: 'spreadsheet', importFilter: 'Gnumeric Spreadsheet' },
   ppt: { kind: 'presentation', importFilter: 'MS PowerPoint 97' },
@@ -57,11 +69,17 @@ export const OFFICE_INPUTS: Record<string, OfficeInput> = {
   otp: { kind: 'presentation', importFilter: 'impress8_template' },
   fodp: { kind: 'presentation', importFilter: 'OpenDocument Presentation Flat XML' },
   uop: { kind: 'presentation', importFilter: 'UOF presentation' },
+  // PowerPoint 97 show and macro-enabled template.
+  pps: { kind: 'presentation', importFilter: 'MS PowerPoint 97 AutoPlay' },
+  potm: { kind: 'presentation', importFilter: 'Impress MS PowerPoint 2007 XML Template' },
   odg: { kind: 'drawing', importFilter: 'draw8' },
   otg: { kind: 'drawing', importFilter: 'draw8_template' },
   fodg: { kind: 'drawing', importFilter: 'OpenDocument Drawing Flat XML' },
   emf: { kind: 'drawing', importFilter: 'EMF - MS Windows Metafile' },
   wmf: { kind: 'drawing', importFilter: 'WMF - MS Windows Metafile' },
+  // Gzipped metafiles, as Office embeds them.
+  emz: { kind: 'drawing', importFilter: 'EMF - MS Windows Metafile' },
+  wmz: { kind: 'drawing', importFilter: 'WMF - MS Windows Metafile' },
 };
 
 /** PDF opened by LibreOffice Draw (for pdf → odg); the other PDF routes use poppler. */

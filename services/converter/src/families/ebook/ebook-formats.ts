@@ -5,7 +5,27 @@
  * written: calibre 6.13 cannot read the SNB it writes (IndexError), so no
  * reader here can prove an SNB output's content and the pairs were withdrawn.
  */
-export const EBOOK_ONLY_INPUTS = ['epub', 'mobi', 'azw', 'azw3', 'prc', 'fb2', 'lit', 'lrf', 'pdb', 'pmlz', 'rb', 'tcr', 'txtz', 'htmlz', 'cbz'] as const;
+export const EBOOK_ONLY_INPUTS = [
+  'epub',
+  'mobi',
+  'azw',
+  'azw3',
+  'prc',
+  'fb2',
+  'lit',
+  'lrf',
+  'pdb',
+  'pmlz',
+  'rb',
+  'tcr',
+  'txtz',
+  'htmlz',
+  'cbz',
+  'cb7',
+  'cbc',
+  'fbz',
+  'pml',
+] as const;
 export const SHARED_INPUTS = ['docx', 'odt', 'rtf', 'txt', 'pdf'] as const;
 
 /** E-book outputs: what every input may reach. */

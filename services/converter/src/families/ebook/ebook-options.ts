@@ -82,7 +82,8 @@ export function ebookSettings(options: Readonly<Record<string, unknown>>): Ebook
   };
 }
 
-export const COMIC_INPUTS = new Set(['cbz']);
+/** Comic archives calibre reads: zip, 7z, and a collection of comics (cbc: a zip of cbz files listed in comics.txt). */
+export const COMIC_INPUTS = new Set(['cbz', 'cb7', 'cbc']);
 
 /** ebook-convert's arguments for the settings and the pair. */
 export function ebookArguments(settings: EbookSettings, inputFormat: string, outputFormat: string): string[] {

@@ -64,6 +64,8 @@ export function ebookProof(): FamilyProof {
       // Members by name: calibre refuses a `./` entry.
       const images = (await readdir(pages)).sort();
       await runEngine({ command: 'bsdtar', args: ['--format', 'zip', '-cf', path, '-C', pages, ...images], timeoutMs: 60_000, signal });
+    } else if (format === 'cb7' || format === 'cbc' || format === 'fbz' || format === 'pml') {
+      await packedSample(format, path, dir, (name) => make(name, signal), signal);
     } else {
       throw new Error(`the ebook proof cannot make a ${format} sample`);
     }
@@ -104,5 +106,36 @@ export async function verifyEbookOutput(format: string, path: string): Promise<v
     default:
       // epub, pdf, docx, rtf, txt: the document family's checks.
       return verifyDocumentOutput(format, path);
+  }
+}
+
+/**
+ * Samples that repack another sample: the comic's pages in a 7z (cb7), the
+ * comic as the one book of a comic collection (cbc: a zip of cbz files and the
+ * comics.txt that titles them), the FB2 book zipped (fbz), the PML text out of
+ * calibre's PMLZ (pml).
+ */
+async function packedSample(format: 'cb7' | 'cbc' | 'fbz' | 'pml', path: string, dir: string, make: (format: string) => Promise<string>, signal: AbortSignal): Promise<void> {
+  const run = (command: string, args: string[], stdoutFile?: string) => runEngine({ command, args, timeoutMs: 60_000, signal, stdoutFile });
+  const unpacked = await mkdtemp(join(dir, `${format}-`));
+  switch (format) {
+    case 'cb7': {
+      await run('bsdtar', ['-xf', await make('cbz'), '-C', unpacked]);
+      const pages = (await readdir(unpacked)).sort();
+      await runEngine({ command: '7zz', args: ['a', '-bd', '-t7z', path, ...pages], cwd: unpacked, timeoutMs: 60_000, signal });
+      return;
+    }
+    case 'cbc':
+      await copyFile(await make('cbz'), join(unpacked, 'first.cbz'));
+      await writeFile(join(unpacked, 'comics.txt'), `first.cbz:${SAMPLE_WORD} comic\n`);
+      await run('bsdtar', ['--format', 'zip', '-cf', path, '-C', unpacked, 'comics.txt', 'first.cbz']);
+      return;
+    case 'fbz':
+      await copyFile(await make('fb2'), join(unpacked, 'book.fb2'));
+      await run('bsdtar', ['--format', 'zip', '-cf', path, '-C', unpacked, 'book.fb2']);
+      return;
+    case 'pml':
+      await run('bsdtar', ['-xOf', await make('pmlz'), '*.pml'], path);
+      return;
   }
 }

@@ -130,19 +130,27 @@ async function firstFrame(path: string, dir: string, name: string, signal: Abort
 }
 
 /**
+ * Decodes a source ffmpeg cannot read into a file it can (a WAV next to the
+ * source), naming the decoder for the report; undefined where ffprobe reads the source itself.
+ */
+export type SourceDecoder = (inputFormat: string, path: string, signal: AbortSignal) => Promise<{ path: string; reader: string } | undefined>;
+
+/**
  * The media families' content check, read by ffprobe and ffmpeg: duration
  * within a tolerance, channels and sample rate kept (or what the target
  * format fixes), the tone's pitch and level, frame size and rate kept, and
  * the first frame compared by PSNR (inside the letterbox of fixed-size targets).
  */
-export function mediaContentCheck(profileOf: (outputFormat: string) => OutputProfile | undefined): ContentCheck {
-  const sources = new Map<string, Promise<{ facts: MediaFacts; tone?: Tone }>>();
-  const readSource = (path: string, signal: AbortSignal) => {
+export function mediaContentCheck(profileOf: (outputFormat: string) => OutputProfile | undefined, decodeSource?: SourceDecoder): ContentCheck {
+  const sources = new Map<string, Promise<{ facts: MediaFacts; tone?: Tone; decodedBy?: string }>>();
+  const readSource = (path: string, inputFormat: string, signal: AbortSignal) => {
     let known = sources.get(path);
     if (!known) {
       known = (async () => {
-        const facts = await probeFacts(path, signal);
-        return { facts, tone: facts.audio ? await measureTone(path, dirname(path), signal) : undefined };
+        const decoded = await decodeSource?.(inputFormat, path, signal);
+        const readable = decoded?.path ?? path;
+        const facts = await probeFacts(readable, signal);
+        return { facts, tone: facts.audio ? await measureTone(readable, dirname(path), signal) : undefined, decodedBy: decoded?.reader };
       })();
       sources.set(path, known);
       known.catch(() => sources.delete(path));
@@ -156,7 +164,8 @@ export function mediaContentCheck(profileOf: (outputFormat: string) => OutputPro
     if (!profile) return [{ check: 'profile', passed: false, detail: `no output profile for ${pair.outputFormat}` }];
     const scratch = await mkdtemp(join(dirname(outputPath), 'fidelity-'));
     try {
-      const source = await readSource(sourcePath, signal);
+      const source = await readSource(sourcePath, pair.inputFormat, signal);
+      if (source.decodedBy) findings.expect('reader', true, `source decoded by ${source.decodedBy}, then read by ffprobe; output read by ffprobe`);
       const output = await probeFacts(outputPath, signal);
       const { facts } = source;
       const outputTone = profile.audio && facts.audio && output.audio ? await measureTone(outputPath, scratch, signal) : undefined;
@@ -213,6 +222,9 @@ function checkAudio(
       output.audio.sampleRate === expected,
       `source ${source.sampleRate} Hz, output ${output.audio.sampleRate} Hz, expected ${expected}${profile.fixedSampleRate ? ' (the format fixes it)' : ''}`,
     );
+  } else if (output.audio.sampleRate === source.sampleRate) {
+    // A codec that takes any rate (PCM, FLAC, WavPack) keeps an odd one (the TX-16W's 33333 Hz) the option list does not offer.
+    findings.expect('sample rate', true, `source ${source.sampleRate} Hz, not one the sample_rate option offers; output kept it`);
   } else {
     findings.expect(
       'sample rate',

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { ServiceFailure } from '@transmute/contracts';
 import { runEngine } from '../../engine/run-engine';
 import type { ConversionRequest, ConverterFamily, PairDeclaration } from '../family';
+import { BITMAP_FONT_FORMATS, bitmapFontPairs, convertBitmapFont, isBitmapFont } from './bitmap-fonts';
 import { FONT_INPUTS, FONT_OUTPUTS, fontPairNote } from './font-formats';
 
 const TIMEOUT_MS = 2 * 60_000;
@@ -24,7 +25,7 @@ export class FontFamily implements ConverterFamily {
   engineVersion = 'FontForge / woff2';
 
   pairs(): PairDeclaration[] {
-    return FONT_INPUTS.flatMap((inputFormat) =>
+    const outlinePairs = FONT_INPUTS.flatMap((inputFormat) =>
       FONT_OUTPUTS.filter((outputFormat) => outputFormat !== inputFormat).map((outputFormat) => ({
         inputFormat,
         outputFormat,
@@ -32,6 +33,7 @@ export class FontFamily implements ConverterFamily {
         note: fontPairNote(inputFormat, outputFormat),
       })),
     );
+    return [...outlinePairs, ...bitmapFontPairs()];
   }
 
   async start(): Promise<void> {
@@ -50,6 +52,14 @@ export class FontFamily implements ConverterFamily {
       const input = join(scratch, `input.${inputFormat}`);
       await copyFile(request.inputPath, input);
       const run = (command: string, args: string[]) => runEngine({ command, args, cwd: scratch, env: { HOME: scratch }, timeoutMs: TIMEOUT_MS, signal });
+      if (isBitmapFont(inputFormat)) {
+        if (!isBitmapFont(outputFormat)) throw ServiceFailure.validation(`a ${inputFormat} bitmap font converts only to ${BITMAP_FONT_FORMATS.join(', ')}`);
+        await convertBitmapFont(input, inputFormat, outputFormat, request.outputPath, scratch, run);
+        request.reportProgress(100);
+        return;
+      }
+      const unwrapped = inputFormat === 'eot' ? join(scratch, 'unwrapped.ttf') : input;
+      if (inputFormat === 'eot') await run('eot2ttf', [input, unwrapped]);
       if (inputFormat === 'ttf' && outputFormat === 'woff2') {
         await run('woff2_compress', [input]);
         await rename(join(scratch, 'input.woff2'), request.outputPath);
@@ -59,7 +69,7 @@ export class FontFamily implements ConverterFamily {
       } else {
         const output = join(scratch, `output.${outputFormat}`);
         const script = outputFormat === 'sfd' ? FONTFORGE_SAVE_SCRIPT : FONTFORGE_SCRIPT;
-        await run('fontforge', ['-quiet', '-lang=ff', '-c', script, input, output]);
+        await run('fontforge', ['-quiet', '-lang=ff', '-c', script, unwrapped, output]);
         await rename(output, request.outputPath).catch(() => {
           throw ServiceFailure.validation(`FontForge wrote no ${outputFormat} file: the ${inputFormat} input may not be a font`);
         });

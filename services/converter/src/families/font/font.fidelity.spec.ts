@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
@@ -36,6 +36,38 @@ describe('font content check', () => {
   it('fails a font whose outlines changed', async () => {
     const path = await damaged('squashed.otf', 'Select(0u0061, 0u007a); Scale(50, 100); ');
     expect(failed(await check({ inputFormat: 'sfd', outputFormat: 'otf' }, '', path, signal()))).toEqual(['outlines']);
+  });
+
+  describe('bitmap fonts, read by FreeType', () => {
+    const bitmapPair = { inputFormat: 'otb', outputFormat: 'bdf' };
+    /** The BDF sample, and a copy whose text `edit` changed. */
+    const bdfSample = async (name: string, edit: (bdf: string) => string) => {
+      const source = await fontProof().generateSample('bdf', join(dir, `${name}-sample`), signal());
+      const path = join(dir, `${name}.bdf`);
+      await writeFile(path, edit(await readFile(source, 'latin1')), 'latin1');
+      return { source, path };
+    };
+
+    it('passes an unchanged copy', async () => {
+      const { source, path } = await bdfSample('same', (bdf) => bdf);
+      expect(failed(await check(bitmapPair, source, path, signal()))).toEqual([]);
+    });
+
+    it('fails a font with a dropped character', async () => {
+      const { source, path } = await bdfSample('dropped', (bdf) => bdf.replace(/STARTCHAR E\n[\s\S]*?ENDCHAR\n/, '').replace('CHARS 53', 'CHARS 52'));
+      expect(failed(await check(bitmapPair, source, path, signal()))).toEqual(['character map']);
+    });
+
+    it('fails a font whose pixels changed', async () => {
+      // The first row of "a" blanked: the letter loses its top edge.
+      const { source, path } = await bdfSample('blanked', (bdf) => bdf.replace(/(STARTCHAR a\n[\s\S]*?BITMAP\n)[0-9A-F]+\n/, '$100\n'));
+      expect(failed(await check(bitmapPair, source, path, signal()))).toEqual(['pixels', 'design']);
+    });
+
+    it('fails an outline font given as a bitmap output', async () => {
+      const { source } = await bdfSample('outline', (bdf) => bdf);
+      expect(failed(await check(bitmapPair, source, await damaged('outline.ttf', ''), signal()))).toEqual(['read']);
+    });
   });
 
   it('reads the box of an SVG path and of AFM metrics', () => {

@@ -3,6 +3,8 @@ import { dirname, join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
 import { type ContentCheck, type Finding, Findings } from '../../matrix/fidelity/findings';
 import { toolsPython } from '../../matrix/fidelity/tools-python';
+import { isBitmapFont } from './bitmap-fonts';
+import { checkBitmapFont } from './bitmap-font.fidelity';
 import { SAMPLE_FONT_NAME, fontDesign } from './font.proof';
 
 /** A glyph's box may move this much (1/1000 em): TrueType rasterisers round, the design steps by 20. */
@@ -281,17 +283,21 @@ export function compareGlyphs(table: GlyphTable, note?: string): Finding[] {
 /**
  * The font family's content check: the output's glyphs read by a reader
  * other than FontForge (fontTools, Ghostscript, or the format's own text for
- * SVG, SFD and AFM) and compared with the sample's design.
+ * SVG, SFD and AFM) and compared with the sample's design. Bitmap fonts
+ * are read by FreeType and compared pixel by pixel with their source.
  */
 export function fontContentCheck(): ContentCheck {
-  return async (pair, _source, outputPath, signal) => {
+  return async (pair, source, outputPath, signal) => {
+    if (isBitmapFont(pair.outputFormat)) return checkBitmapFont(source, outputPath, pair.note, signal).catch((error: Error) => [readFailure(error)]);
     const scratch = await mkdtemp(join(dirname(outputPath), 'fidelity-'));
     try {
       return compareGlyphs(await readGlyphs(outputPath, pair.outputFormat, scratch, signal), pair.note);
     } catch (error) {
-      return [{ check: 'read', passed: false, detail: (error as Error).message.replace(/\s+/g, ' ').slice(0, 300) }];
+      return [readFailure(error as Error)];
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }
   };
 }
+
+const readFailure = (error: Error): Finding => ({ check: 'read', passed: false, detail: error.message.replace(/\s+/g, ' ').slice(0, 300) });

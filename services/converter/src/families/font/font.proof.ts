@@ -5,6 +5,7 @@ import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
 import { expectBytes, expectText, head } from '../../matrix/output-checks';
 import { type SampleMaker, cachedSampleMaker, copiedSampleProof } from '../../matrix/sample-cache';
+import { packedSample } from './font-samples';
 import { fontContentCheck } from './font.fidelity';
 
 export const SAMPLE_FONT_NAME = 'TransmuteSample';
@@ -62,6 +63,8 @@ export function fontProof(): FamilyProof {
   const make: SampleMaker = cachedSampleMaker(async (format, signal) => {
     const sfd = await baseFont(signal);
     if (format === 'sfd') return sfd;
+    const packed = await packedSample(format, sfd, signal);
+    if (packed) return packed;
     const path = sfd.replace(/\.sfd$/, `.${format}`);
     await runEngine({ command: 'fontforge', args: ['-quiet', '-lang=ff', '-c', 'Open($1); Generate($2)', sfd, path], timeoutMs: 60_000, signal });
     return path;
@@ -106,6 +109,15 @@ export async function verifyFontOutput(format: string, path: string): Promise<vo
       break;
     case 'dfont':
       expectBytes(bytes, [0, 0, 1, 0], 0, 'Mac resource-fork font');
+      break;
+    case 'bdf':
+      expectBytes(bytes, 'STARTFONT', 0, 'BDF bitmap font');
+      break;
+    case 'pcf':
+      expectBytes(bytes, [1, 0x66, 0x63, 0x70], 0, 'PCF bitmap font');
+      break;
+    case 'otb':
+      expectBytes(bytes, [0, 1, 0, 0], 0, 'OpenType bitmap font');
       break;
     case 'afm':
       await expectText(path, ['StartFontMetrics', SAMPLE_FONT_NAME, 'EndFontMetrics'], 'AFM metrics');

@@ -143,6 +143,10 @@ const NETPBM_READERS: Record<string, string> = {
   fs: 'fstopgm',
   spu: 'sputoppm',
   st4: 'st4topgm',
+  // Atari NEOchrome screens, Interleaf documents' images, GEM (Digital Research) bitmaps.
+  neo: 'neotoppm',
+  leaf: 'leaftoppm',
+  img: 'gemtopnm',
 };
 
 export const IMAGE_DECODERS: Record<string, ImageDecoder> = {
@@ -154,6 +158,9 @@ export const IMAGE_DECODERS: Record<string, ImageDecoder> = {
   tif: sharp,
   tiff: sharp,
   avif: sharp,
+  // BigTIFF (64-bit offsets), which libvips reads through libtiff.
+  btf: sharp,
+  tf8: sharp,
   svg: sharp,
   v: sharp,
   vips: sharp,
@@ -178,6 +185,8 @@ export const IMAGE_DECODERS: Record<string, ImageDecoder> = {
   im24: { engine: 'ffmpeg' },
   rs: { engine: 'ffmpeg' },
   pgmyuv: { engine: 'ffmpeg' },
+  // Vizrt's broadcast graphics bitmap.
+  vbn: { engine: 'ffmpeg' },
   jxr: { engine: 'jxr' },
   wdp: { engine: 'jxr' },
   hdp: { engine: 'jxr' },

@@ -44,6 +44,7 @@ const FFMPEG_DECODERS: Record<string, string> = {
   tga: 'targa',
   xbm: 'xbm',
   xwd: 'xwd',
+  vbn: 'vbn',
   exr: 'exr',
   pix: 'alias_pix',
   jls: 'jpegls',
@@ -66,7 +67,9 @@ const NOT_BY_FFMPEG = new Set(['xpm']);
 /** Formats ffmpeg reads through their own demuxer rather than image2 (none yet: its FITS reader takes no colour planes). */
 const FFMPEG_DEMUXERS: Record<string, string> = {};
 
-const SHARP_FORMATS = new Set(['png', 'jpg', 'jpeg', 'jpe', 'jfif', 'jfi', 'jif', 'webp', 'gif', 'tif', 'tiff', 'avif', 'svg', 'v', 'vips']);
+const SHARP_FORMATS = new Set(['png', 'jpg', 'jpeg', 'jpe', 'jfif', 'jfi', 'jif', 'webp', 'gif', 'tif', 'tiff', 'btf', 'tf8', 'avif', 'svg', 'v', 'vips']);
+/** BigTIFF: ImageMagick's TIFF coder reads it too (its TIFF64 coder wrote the samples). */
+const BIGTIFF_FORMATS = new Set(['btf', 'tf8']);
 const GHOSTSCRIPT_FORMATS = new Set(['eps', 'epsf', 'epsi', 'ps', 'ai']);
 
 /** The engine that wrote an output format, or decoded an input one, in the family. */
@@ -116,7 +119,8 @@ export function readersOf(format: string): ReaderEngine[] {
   if (
     IMAGE_DECODERS[format]?.engine === 'magick' ||
     IMAGE_ENCODERS[format]?.engine === 'magick' ||
-    ['avif', 'heic', 'heif', 'hif', 'webp', 'gif', 'png', 'jpg', 'tiff', 'tif', 'jpeg'].includes(format)
+    ['avif', 'heic', 'heif', 'hif', 'webp', 'gif', 'png', 'jpg', 'tiff', 'tif', 'jpeg'].includes(format) ||
+    BIGTIFF_FORMATS.has(format)
   ) {
     readers.push('ImageMagick');
   }
@@ -268,7 +272,7 @@ function magickCoder(format: string): string {
   if (decoder?.engine === 'magick') return decoder.coder;
   const encoder = IMAGE_ENCODERS[format];
   if (encoder?.engine === 'magick') return encoder.coder;
-  return { jpg: 'JPEG', jpeg: 'JPEG', tif: 'TIFF', heif: 'HEIC', hif: 'HEIC' }[format] ?? format.toUpperCase();
+  return { jpg: 'JPEG', jpeg: 'JPEG', tif: 'TIFF', btf: 'TIFF', tf8: 'TIFF', heif: 'HEIC', hif: 'HEIC' }[format] ?? format.toUpperCase();
 }
 
 async function magickCommands(): Promise<{ convert: string; identify: string }> {

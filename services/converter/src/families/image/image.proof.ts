@@ -1,4 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import sharp from 'sharp';
@@ -46,7 +47,8 @@ showpage
 
 /** Netpbm writers that make the samples its readers are proven on. */
 /** `size`: the only picture size the format holds (Atari screens, the SBIG ST-4 camera). */
-const NETPBM_WRITERS: Record<string, { command: string; input: 'ppm' | 'pgm' | 'pbm'; size?: string }> = {
+/** `seeks`: the writer seeks back in its output, which a pipe cannot do, so it writes straight into the file. */
+const NETPBM_WRITERS: Record<string, { command: string; input: 'ppm' | 'pgm' | 'pbm'; size?: string; seeks?: boolean }> = {
   ilbm: { command: 'ppmtoilbm', input: 'ppm' },
   iff: { command: 'ppmtoilbm', input: 'ppm' },
   lbm: { command: 'ppmtoilbm', input: 'ppm' },
@@ -68,6 +70,9 @@ const NETPBM_WRITERS: Record<string, { command: string; input: 'ppm' | 'pgm' | '
   fs: { command: 'pgmtofs', input: 'pgm' },
   spu: { command: 'ppmtospu', input: 'ppm', size: '320x200' },
   st4: { command: 'pgmtost4', input: 'pgm', size: '192x165' },
+  neo: { command: 'ppmtoneo', input: 'ppm', size: '320x200', seeks: true },
+  leaf: { command: 'ppmtoleaf', input: 'ppm' },
+  img: { command: 'pbmtogem', input: 'pbm' },
 };
 
 /** Signatures of outputs checked by their bytes. */
@@ -153,6 +158,7 @@ export function imageProof(): FamilyProof {
       switch (decoder.engine) {
         case 'sharp':
           if (format === 'svg') await writeFile(sample, PICTURE_SVG);
+          else if (format === 'btf' || format === 'tf8') await run(convert, [`png:${base}`, `TIFF64:${sample}`], signal);
           else if (format === 'v' || format === 'vips') await run('vips', ['copy', base, sample], signal);
           else
             await sharp(base)
@@ -189,7 +195,8 @@ export function imageProof(): FamilyProof {
           const shape = writer.size ? ['-resize', `${writer.size}!`, '-colors', '8'] : [];
           const bitmap = writer.input === 'pbm' ? ['-colorspace', 'gray', '-threshold', '50%'] : writer.input === 'pgm' ? ['-colorspace', 'gray'] : [];
           await run(convert, [`png:${base}`, '-background', 'white', '-alpha', 'remove', '-alpha', 'off', ...shape, ...bitmap, '-depth', '8', `${writer.input}:${pnm}`], signal);
-          await runEngine({ command: writer.command, args: [pnm], stdoutFile: sample, timeoutMs: ENGINE_TIMEOUT_MS, signal });
+          if (writer.seeks) await writeSeekingOutput(writer.command, pnm, sample);
+          else await runEngine({ command: writer.command, args: [pnm], stdoutFile: sample, timeoutMs: ENGINE_TIMEOUT_MS, signal });
           break;
         }
         case 'icns': {
@@ -220,9 +227,12 @@ export function imageProof(): FamilyProof {
           await run('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-dEPSCrop', `-sDEVICE=${device}`, `-sOutputFile=${sample}`, ps], signal);
           break;
         }
-        case 'ffmpeg':
-          await run('ffmpeg', ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', `file:${base}`, '-frames:v', '1', '-update', '1', `file:${sample}`], signal);
+        case 'ffmpeg': {
+          // VBN's default texture is DXT5; the raw one keeps every pixel.
+          const vbn = format === 'vbn' ? ['-format', 'raw', '-pix_fmt', 'rgba'] : [];
+          await run('ffmpeg', ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', `file:${base}`, '-frames:v', '1', '-update', '1', ...vbn, `file:${sample}`], signal);
           break;
+        }
       }
       return sample;
     },
@@ -296,4 +306,15 @@ async function resolveMagick(): Promise<{ convert: string; identify: string }> {
     return candidates[0]!;
   };
   return { convert: await first(MAGICK_CANDIDATES), identify: await first(IDENTIFY_CANDIDATES) };
+}
+
+/** Runs a Netpbm writer with its stdout opened on the sample file itself (ppmtoneo writes a short, wrong file into a pipe). */
+async function writeSeekingOutput(command: string, input: string, output: string): Promise<void> {
+  const file = await open(output, 'w');
+  try {
+    const result = spawnSync(command, [input], { stdio: ['ignore', file.fd, 'pipe'], timeout: ENGINE_TIMEOUT_MS });
+    if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr?.toString() ?? result.error?.message}`);
+  } finally {
+    await file.close();
+  }
 }

@@ -44,7 +44,7 @@ describe('video family: subtitles', () => {
         .filter((pair) => pair.outputFormat === 'vtt' && pair.inputFormat in SUBTITLE_INPUTS)
         .map((pair) => pair.inputFormat),
     );
-    expect([...inputs].sort()).toEqual(['aqt', 'ass', 'lrc', 'pjs', 'sami', 'smi', 'srt']);
+    expect([...inputs].sort()).toEqual(['aqt', 'ass', 'jss', 'lrc', 'pjs', 'rt', 'sami', 'scc', 'smi', 'srt', 'ssa', 'sub']);
   });
 
   it('refuses a file that is not the subtitle format its name says', async () => {

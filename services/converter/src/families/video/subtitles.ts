@@ -16,6 +16,12 @@ export const SUBTITLE_INPUTS: Record<string, string> = {
   sami: 'sami',
   aqt: 'aqtitle',
   pjs: 'pjs',
+  // SubStation Alpha v4 (ASS's predecessor), JACOsub, MicroDVD, RealText, Scenarist closed captions: read only.
+  ssa: 'ass',
+  jss: 'jacosub',
+  sub: 'microdvd',
+  rt: 'realtext',
+  scc: 'scc',
 };
 
 export const SUBTITLE_OUTPUTS: Record<string, string> = { srt: 'srt', vtt: 'webvtt', ass: 'ass', lrc: 'lrc' };
@@ -25,11 +31,15 @@ const TIMEOUT_MS = 2 * 60_000;
 /** Spellings of one format: a pair between them would only rename the file. */
 const SAME: Record<string, string> = { sami: 'smi' };
 
-export function subtitlePairs(): { inputFormat: string; outputFormat: string }[] {
-  const pairs: { inputFormat: string; outputFormat: string }[] = [];
+/** What a pair to or from LRC loses (the fidelity check holds the output to the rest): from LRC, each line's end is the next one's start. */
+export const LRC_LOSS = 'LRC has no end times: each line shows until the next one';
+
+export function subtitlePairs(): { inputFormat: string; outputFormat: string; note?: string }[] {
+  const pairs: { inputFormat: string; outputFormat: string; note?: string }[] = [];
   for (const inputFormat of Object.keys(SUBTITLE_INPUTS)) {
     for (const outputFormat of Object.keys(SUBTITLE_OUTPUTS)) {
-      if ((SAME[inputFormat] ?? inputFormat) !== outputFormat) pairs.push({ inputFormat, outputFormat });
+      if ((SAME[inputFormat] ?? inputFormat) !== outputFormat)
+        pairs.push({ inputFormat, outputFormat, ...(outputFormat === 'lrc' || inputFormat === 'lrc' ? { note: LRC_LOSS } : {}) });
     }
   }
   return pairs;

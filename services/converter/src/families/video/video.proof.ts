@@ -7,6 +7,7 @@ import { mediaOptionChecks } from '../ffmpeg/media.option-checks';
 import { verifyMediaOutput, writeMediaSample } from '../ffmpeg/media-proof';
 import { verifySubtitleOutput, writeSubtitleSample } from './subtitle-proof';
 import { SUBTITLE_INPUTS, SUBTITLE_OUTPUTS } from './subtitles';
+import { subtitleContentCheck } from './subtitle.fidelity';
 import { VIDEO_OUTPUTS } from './video-formats';
 
 /** ffmpeg arguments for the formats the family reads but does not write. */
@@ -21,9 +22,11 @@ const READ_ONLY_SAMPLES: Record<string, string[]> = {
 const profileOf = (format: string) => VIDEO_OUTPUTS[format] ?? AUDIO_OUTPUTS[format];
 
 export function videoProof(): FamilyProof {
+  const media = mediaContentCheck(profileOf);
+  const subtitles = subtitleContentCheck();
   return {
     family: 'video',
-    checkContent: mediaContentCheck(profileOf),
+    checkContent: (pair, source, output, signal) => (pair.outputFormat in SUBTITLE_OUTPUTS ? subtitles : media)(pair, source, output, signal),
     optionChecks: mediaOptionChecks(profileOf, ['mkv', 'mp4']),
     narrowed: [{ option: 'sample_rate', where: 'webm outputs', reason: 'Opus (the default codec) always decodes at 48 kHz: no other rate was measured' }],
     async generateSample(inputFormat, dir, signal) {

@@ -32,7 +32,8 @@ const shared = {
   moduleNameMapper: { '^@transmute/([^/]+)$': '<rootDir>/libs/$1/src', '^(\\.{1,2}/.*)\\.js$': '$1', '^file-type$': fileTypeEntry },
   // pnpm's real paths are node_modules/.pnpm/<pkg>@<v>/node_modules/<pkg>/...: the second segment decides.
   transformIgnorePatterns: [`/node_modules/(?!(\\.pnpm|${ESM_ONLY.join('|')})/)`],
-  modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
+  // .transmute/ holds the local platform's state and the cluster's containerd, whose image layers carry built copies of every package.
+  modulePathIgnorePatterns: ['<rootDir>/.*/dist/', '<rootDir>/.transmute/', '<rootDir>/test-results/'],
 };
 
 /** @type {import('jest').Config} */

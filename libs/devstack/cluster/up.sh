@@ -121,6 +121,20 @@ start_kubelet() {
     || { require_alive kubelet; fail "node ${node_name} is not Ready after 120 s: see ${log_dir}/kubelet.log"; }
 }
 
+# The kubelet cannot read /dev/vda's statistics here, so it reports no
+# ephemeral-storage and every pod that requests some (the chart's pods all
+# do) stays Pending with "Insufficient ephemeral-storage". The node is told
+# what the volume holding its state has free at start instead; the kubelet
+# keeps a capacity it does not manage itself. Nothing enforces it (no
+# eviction here either): it lets the scheduler place pods as on a real node.
+advertise_ephemeral_storage() {
+  local free_kib
+  free_kib="$(df --output=avail -k "${state_dir}" | tail -1 | tr -d ' ')"
+  [[ "${free_kib}" =~ ^[0-9]+$ ]] || fail "cannot read the free space of ${state_dir}"
+  kubectl_cluster patch node "${node_name}" --subresource=status --type=merge \
+    -p "{\"status\":{\"capacity\":{\"ephemeral-storage\":\"${free_kib}Ki\"},\"allocatable\":{\"ephemeral-storage\":\"${free_kib}Ki\"}}}" >/dev/null
+}
+
 start_kube_proxy() {
   start_process kube-proxy "${bin_dir}/kube-proxy" --config "${config_dir}/kube-proxy.yaml"
   wait_until 60 kube-proxy curl -fsS http://127.0.0.1:10256/healthz || require_alive kube-proxy
@@ -189,6 +203,7 @@ main() {
   start_controller_manager
   start_scheduler
   start_kubelet
+  advertise_ephemeral_storage
   start_kube_proxy
   apply_addons
   wait_addons

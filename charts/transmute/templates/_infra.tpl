@@ -25,8 +25,9 @@ policies.
 server_name: $POD_NAME
 listen: 0.0.0.0:4222
 http: 0.0.0.0:8222
-# On SIGTERM, clients get a moment to move to the other servers.
-lame_duck_duration: 20s
+# In lame-duck mode (`nats-server --signal ldm`, before a planned restart)
+# clients move to the other servers over this time; 30 s is NATS's minimum.
+lame_duck_duration: 30s
 lame_duck_grace_period: 5s
 jetstream {
   store_dir: /data

@@ -219,6 +219,21 @@ describe('charts/transmute', () => {
       expect(settingsOf(single, 'job-orchestrator')['TRANSMUTE_NATS_REPLICAS']).toBe('1');
     });
 
+    it('gives NATS a configuration its own server accepts, clustered or alone', () => {
+      // nats-server -t parses the file as the pod would (it refused a 20 s lame-duck period once, in the cluster run).
+      const dir = mkdtempSync(join(tmpdir(), 'nats-conf-'));
+      try {
+        for (const replicas of ['3', '1']) {
+          const file = join(dir, `nats-${replicas}.conf`);
+          writeFileSync(file, named(renderDocs(['--set', `nats.replicas=${replicas}`]), 'ConfigMap', 'transmute-nats')!['data']['nats.conf']);
+          const result = spawnSync(tool('.tools/bin/nats-server'), ['-t', '-c', file], { encoding: 'utf8', env: { ...process.env, POD_NAME: 'transmute-nats-0' } });
+          expect({ replicas, status: result.status, output: `${result.stdout}${result.stderr}`.trim() }).toEqual({ replicas, status: 0, output: expect.stringContaining('is valid') });
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('keeps files in the bundled MinIO, creates the bucket, and generates its credentials once', () => {
       const docs = renderDocs([]);
       const gateway = settingsOf(docs, 'gateway');

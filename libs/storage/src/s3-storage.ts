@@ -149,7 +149,7 @@ export class S3Storage implements Storage {
    * multipart form: every parameter, then the file as the last field.
    */
   private async presignPost(key: string, options: UploadOptions, maxBytes: number): Promise<UploadTarget> {
-    const { url, fields } = await createPresignedPost(this.client, {
+    const { url, fields } = await createPresignedPost(this.signer, {
       Bucket: this.options.bucket,
       Key: key,
       // Every field is also a condition of the policy; 200 (not S3's default 204) answers like the PUT route.

@@ -176,6 +176,15 @@ describe('the s3 storage driver against MinIO', () => {
     expect(new URL(target.url).host).toBe(new URL(publicEndpoint).host);
     expect((await fetch(target.url, { method: 'PUT', headers: target.headers, body: 'sent' })).status).toBe(200);
     expect(await buffer(await split.get('uploads/public/b'))).toEqual(Buffer.from('sent'));
+
+    // The POST policy of an upload held to the remaining quota goes to the public endpoint too.
+    const post = await split.presignUpload('uploads/public/c', { contentType: 'application/octet-stream', expiresInSeconds: 60, ceiling: { accountId: 'acme', maxBytes: 100 } });
+    expect(new URL(post.url).host).toBe(new URL(publicEndpoint).host);
+    const form = new FormData();
+    for (const [name, value] of Object.entries(post.parameters)) form.append(name, value);
+    form.append('file', new Blob([Buffer.from('posted')]));
+    expect((await fetch(post.url, { method: 'POST', body: form })).status).toBe(200);
+    expect(await buffer(await split.get('uploads/public/c'))).toEqual(Buffer.from('posted'));
   });
 
   describe('an upload held to a ceiling (the remaining quota): a signed POST policy', () => {

@@ -227,7 +227,11 @@ describe('charts/transmute', () => {
           const file = join(dir, `nats-${replicas}.conf`);
           writeFileSync(file, named(renderDocs(['--set', `nats.replicas=${replicas}`]), 'ConfigMap', 'transmute-nats')!['data']['nats.conf']);
           const result = spawnSync(tool('.tools/bin/nats-server'), ['-t', '-c', file], { encoding: 'utf8', env: { ...process.env, POD_NAME: 'transmute-nats-0' } });
-          expect({ replicas, status: result.status, output: `${result.stdout}${result.stderr}`.trim() }).toEqual({ replicas, status: 0, output: expect.stringContaining('is valid') });
+          expect({ replicas, status: result.status, output: `${result.stdout}${result.stderr}`.trim() }).toEqual({
+            replicas,
+            status: 0,
+            output: expect.stringContaining('is valid'),
+          });
         }
       } finally {
         rmSync(dir, { recursive: true, force: true });

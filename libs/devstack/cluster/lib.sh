@@ -97,6 +97,33 @@ cached_binary() {
   echo "${cache_bin}/$1@$2"
 }
 
+# image_complete <name>: containerd holds the image with all its content. A
+# name alone is not enough: an image whose blobs were removed (a full disk, a
+# hand clean-up) is still listed, yet the CRI cannot start a pod from it and
+# tries to pull it from the internet instead.
+image_complete() {
+  ctr --address "${containerd_socket}" -n k8s.io images check "name==$1" 2>/dev/null \
+    | awk 'NR > 1 && $4 == "complete" { found = 1 } END { exit !found }'
+}
+
+# forget_image <name>: drops the name's record before an import, which
+# otherwise fails on the blobs the old record points to and no longer has.
+forget_image() {
+  ctr --address "${containerd_socket}" -n k8s.io images rm "$1" >/dev/null 2>&1 || true
+}
+
+# forget_missing_blobs: containerd's metadata can outlive the blob files (a
+# disk that filled during an import, blobs removed by hand). An import then
+# takes the blob as present, skips writing it and fails to read it back, so
+# the records of missing files go first.
+forget_missing_blobs() {
+  local blobs="${state_dir}/containerd/root/io.containerd.content.v1.content/blobs" digest
+  while read -r digest; do
+    [[ -f "${blobs}/${digest%%:*}/${digest#*:}" ]] \
+      || ctr --address "${containerd_socket}" -n k8s.io content rm "${digest}" >/dev/null 2>&1 || true
+  done < <(ctr --address "${containerd_socket}" -n k8s.io content ls -q)
+}
+
 # Processes: <state>/run/<name>.pid, <state>/logs/<name>.log.
 process_pid() {
   cat "${pid_dir}/$1.pid" 2>/dev/null || true

@@ -47,10 +47,11 @@ load_image() {
   # about a gigabyte each, and `make test-cluster` loads before every run.
   id="$(podman image inspect --format '{{.Id}}' "${name}")"
   stamp="${state_dir}/loaded/${name//\//_}"
-  if [[ -f "${stamp}" && "$(cat "${stamp}")" == "${id}" ]] && ctr_k8s images ls -q "name==${name}" | grep -q .; then
+  if [[ -f "${stamp}" && "$(cat "${stamp}")" == "${id}" ]] && image_complete "${name}"; then
     echo "kept ${name} (loaded already)"
     return
   fi
+  forget_image "${name}"
   archive="$(mktemp "${state_dir}/load.XXXXXX.tar")"
   podman save --quiet --format docker-archive -o "${archive}" "${name}" \
     || { rm -f "${archive}"; fail "podman save ${name} failed"; }
@@ -75,6 +76,7 @@ main() {
     ((${#images[@]} > 0)) || fail "podman has no localhost/transmute/* image; build them first or name some: make cluster-load IMAGES=\"...\""
   fi
   local image
+  forget_missing_blobs
   for image in "${images[@]}"; do
     load_image "${image}"
   done

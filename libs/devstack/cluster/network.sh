@@ -19,7 +19,8 @@ forward_guard="TRANSMUTE-CLUSTER-FORWARD"
 
 bridge_up() {
   ip link show "${bridge_interface}" >/dev/null 2>&1 || ip link add "${bridge_interface}" type bridge
-  ip addr show dev "${bridge_interface}" | grep -q " ${node_ip}/" \
+  # grep reads to the end (no -q): under pipefail an early exit makes ip die of SIGPIPE, and the check fail
+  ip addr show dev "${bridge_interface}" | grep " ${node_ip}/" >/dev/null \
     || ip addr add "${node_ip}/${pod_cidr#*/}" dev "${bridge_interface}"
   ip link set "${bridge_interface}" up
   ip route replace "${service_cidr}" dev "${bridge_interface}" src "${node_ip}"
@@ -61,7 +62,7 @@ guards_up() {
 remove_chains() {
   local iptables="$1" prefix="$2" table rule chain
   for table in filter nat mangle; do
-    "${iptables}-save" -t "${table}" 2>/dev/null | grep -q -- "${prefix}" || continue
+    "${iptables}-save" -t "${table}" 2>/dev/null | grep -- "${prefix}" >/dev/null || continue
     while read -r rule; do
       # shellcheck disable=SC2086 # a saved rule is split back into its words
       eval "${iptables} -t ${table} -D ${rule#-A }" 2>/dev/null || true

@@ -50,12 +50,13 @@ start_containerd() {
 # The cluster's own images, from their archives in the cache into the
 # namespace the kubelet's pods use.
 import_images() {
-  local archive present
-  present="$(ctr --address "${containerd_socket}" -n k8s.io images ls -q)"
+  local archive
+  forget_missing_blobs
   while read -r archive; do
     local name
     name="$(tar -xOf "${archive}" manifest.json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["RepoTags"][0])')"
-    grep -qxF "${name}" <<<"${present}" && continue
+    image_complete "${name}" && continue
+    forget_image "${name}"
     ctr --address "${containerd_socket}" -n k8s.io images import "${archive}" >/dev/null \
       || fail "importing ${archive} into containerd failed"
   done < <(bash "${cluster_dir}/images.sh")

@@ -81,6 +81,29 @@ export async function pods(namespace: string, selector: string): Promise<PodStat
     }));
 }
 
+/**
+ * A JetStream consumer's backlog as KEDA's nats-jetstream trigger reads it:
+ * messages not yet delivered plus those delivered and not yet acknowledged,
+ * from the monitoring endpoint of whichever server answers first.
+ */
+export async function consumerBacklog(namespace: string, stream: string, consumer: string): Promise<number> {
+  for (const server of await pods(namespace, 'app.kubernetes.io/component=nats')) {
+    if (!server.ready || !server.ip) continue;
+    const response = await fetch(`http://${server.ip}:8222/jsz?accounts=true&streams=true&consumers=true`).catch(() => undefined);
+    if (!response?.ok) continue;
+    const jsz = (await response.json()) as {
+      account_details?: Array<{ stream_detail?: Array<{ name: string; consumer_detail?: Array<{ name: string; num_pending: number; num_ack_pending: number }> }> }>;
+    };
+    const found = (jsz.account_details ?? [])
+      .flatMap((account) => account.stream_detail ?? [])
+      .filter((detail) => detail.name === stream)
+      .flatMap((detail) => detail.consumer_detail ?? [])
+      .find((detail) => detail.name === consumer);
+    if (found) return found.num_pending + found.num_ack_pending;
+  }
+  throw new Error(`no NATS server reports the consumer ${consumer} on ${stream}`);
+}
+
 /** Polls `check` until it returns a value other than undefined; fails naming `what` and the last state seen. */
 export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number, intervalMs = 1000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -24,7 +24,7 @@ import { repoRoot } from '@transmute/devstack';
 import { type Job, TransmuteClient, decodeImage, gradientPng, taskByOperation, waitForJob } from '../support';
 import { openJobEvents } from '../events/sse-client';
 import { connectClient } from '../mcp/mcp-support';
-import { helm, keepLogs, kubectl, nodeAddress, pods, waitFor } from './cluster-kit';
+import { consumerBacklog, helm, keepLogs, kubectl, nodeAddress, pods, waitFor } from './cluster-kit';
 import { type BatchSource, type EndedJob, submitBatch, submitJob, waitForAll } from './job-batch';
 import { ReplicaRecorder, curveTable, writeCurveSvg } from './replica-curve';
 import { RECEIVER_NODE_PORT, type ReceivedDelivery, receiverManifests } from './webhook-receiver';
@@ -323,8 +323,7 @@ describe('Transmute on a real Kubernetes cluster', () => {
       const selector = `app.kubernetes.io/component=converter-document,app.kubernetes.io/instance=${RELEASE}`;
       await waitFor('the document pool back at one pod', async () => ((await pods(NAMESPACE, selector)).length === 1 ? true : undefined), minutes(6), 2000);
       const before = new Set((await pods(NAMESPACE, selector)).map((pod) => pod.name));
-      let open = 0;
-      const recorder = new ReplicaRecorder(NAMESPACE, deployment, () => open);
+      const recorder = new ReplicaRecorder(NAMESPACE, deployment, () => consumerBacklog(NAMESPACE, 'TASKS', 'converter-document'));
       recorder.start();
       const sentAt = Date.now();
       const submitting = submitBatch(client, docx, 300, receiverUrl, 'cluster-backlog', 16);
@@ -347,9 +346,8 @@ describe('Transmute on a real Kubernetes cluster', () => {
         1000,
       );
       const jobs = await submitting;
-      open = jobs.length;
       record('a DOCX backlog to a new pod taking work (s)', Math.round((await taking) / 100) / 10);
-      const ended = await waitForAll(client, jobs, minutes(25), (endedSoFar) => (open = jobs.length - endedSoFar));
+      const ended = await waitForAll(client, jobs, minutes(25));
       expect(ended.filter((job) => job.status !== 'finished')).toEqual([]);
       const drainedAt = Date.now();
       await waitFor('KEDA shrinking the pool to one pod', async () => ((await pods(NAMESPACE, selector)).length === 1 ? true : undefined), minutes(10), 2000);

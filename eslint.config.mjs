@@ -15,7 +15,7 @@ const LIB_LAYERS = {
   storage: ['contracts', 'service-kit'],
   persistence: ['service-kit'],
   'net-guard': ['service-kit'],
-  connectors: ['contracts', 'service-kit', 'net-guard', 'storage'],
+  connectors: ['contracts', 'service-kit', 'net-guard', 'storage', 'messaging'],
 };
 const RUNTIME_LIBS = Object.keys(LIB_LAYERS).filter((name) => name !== 'devstack');
 

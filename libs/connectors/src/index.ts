@@ -8,3 +8,4 @@ export * from './byte-ceiling';
 export * from './task-credentials';
 export * from './guarded-agents.provider';
 export * from './operation-table';
+export * from './connector-worker';

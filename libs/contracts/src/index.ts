@@ -16,3 +16,4 @@ export * from './format-name.js';
 export * from './sealed-credentials.js';
 export * from './mcp.js';
 export * from './byte-units.js';
+export * from './api-credential.js';

@@ -12,6 +12,9 @@ export interface WorkConsumerDefinition {
   maxDeliver: number;
 }
 
+/** What a limits stream may choose; retention, storage, discard and replicas are the same for all. */
+export type LimitsStreamConfig = Omit<Partial<StreamConfig>, 'retention' | 'storage' | 'discard' | 'num_replicas'> & { name: string; subjects: string[] };
+
 function isNotFound(error: unknown): boolean {
   return error instanceof Error && /not found/i.test(error.message);
 }
@@ -48,12 +51,9 @@ export class JetStreamSetup {
    * neither depends on the other having started first.
    */
   async ensureJobEventsStream(): Promise<void> {
-    await this.ensure({
+    await this.ensureLimitsStream({
       name: JOB_EVENTS_STREAM.name,
       subjects: [...JOB_EVENTS_STREAM.subjects],
-      retention: RetentionPolicy.Limits,
-      storage: StorageType.File,
-      discard: DiscardPolicy.Old,
       max_msgs_per_subject: JOB_EVENTS_STREAM.maxMessagesPerSubject,
       max_age: nanos(JOB_EVENTS_STREAM.maxAgeMs),
       duplicate_window: nanos(JOB_EVENTS_STREAM.duplicateWindowMs),
@@ -63,16 +63,23 @@ export class JetStreamSetup {
 
   /** DEAD_LETTERS: kept for operators, bounded by age and count; every writer and the admin CLI ensure it. */
   async ensureDeadLettersStream(): Promise<void> {
-    await this.ensure({
+    await this.ensureLimitsStream({
       name: DEAD_LETTERS_STREAM.name,
       subjects: [...DEAD_LETTERS_STREAM.subjects],
-      retention: RetentionPolicy.Limits,
-      storage: StorageType.File,
-      discard: DiscardPolicy.Old,
       max_msgs: DEAD_LETTERS_STREAM.maxMessages,
       max_age: nanos(DEAD_LETTERS_STREAM.maxAgeMs),
       duplicate_window: nanos(DEAD_LETTERS_STREAM.duplicateWindowMs),
     });
+  }
+
+  /**
+   * A stream that keeps messages until its limits (`max_age`, `max_msgs`,
+   * `max_msgs_per_subject` ...) drop the oldest, on file, with as many copies
+   * as the connection's replicas. Created when missing, else updated to
+   * `stream`'s settings (what it does not name stays as it is).
+   */
+  async ensureLimitsStream(stream: LimitsStreamConfig): Promise<void> {
+    await this.ensure({ ...stream, retention: RetentionPolicy.Limits, storage: StorageType.File, discard: DiscardPolicy.Old });
   }
 
   private async ensure(stream: Partial<StreamConfig> & { name: string }): Promise<void> {

@@ -5,6 +5,7 @@ import { JetStreamSetup } from './jetstream-setup';
 import { TaskWorkers } from './task-workers';
 import { WorkPublisher } from './work-publisher';
 import { DeadLetterPublisher } from './dead-letters';
+import { RpcClientModule } from './rpc';
 import { ConsumerRunners } from './consumer/consumer-runners';
 import { setStreamReplicas } from './stream-replicas';
 import { NATS_CONNECTION } from './tokens';
@@ -17,6 +18,12 @@ export interface NatsModuleOptions {
   name: string;
   /** Copies of every stream and KV bucket (TRANSMUTE_NATS_REPLICAS); 1 on a single server. */
   replicas?: number;
+}
+
+/** What NatsModule.forService reads of a service's config (service-kit's baseConfig). */
+export interface NatsServiceConfig {
+  natsUrl: string;
+  natsReplicas: number;
 }
 
 /** Ties the shared connection's lifetime to the app and reports it to `/readyz`. */
@@ -50,6 +57,16 @@ class NatsLifecycle implements OnModuleInit, OnApplicationShutdown {
 @Global()
 @Module({})
 export class NatsModule {
+  /**
+   * A service's NATS from its config (TRANSMUTE_NATS_URL, TRANSMUTE_NATS_REPLICAS),
+   * named after the service; with `rpcClient`, also the request/reply client
+   * (`RpcClient`) on the same server.
+   */
+  static forService(name: string, config: NatsServiceConfig, options: { rpcClient?: boolean } = {}): DynamicModule {
+    const nats = NatsModule.forRoot({ url: config.natsUrl, name, replicas: config.natsReplicas });
+    return options.rpcClient ? { ...nats, imports: [RpcClientModule.forRoot({ url: config.natsUrl, name })] } : nats;
+  }
+
   static forRoot(options: NatsModuleOptions): DynamicModule {
     return {
       module: NatsModule,

@@ -12,7 +12,7 @@ export class AppModule {
   static forRoot(config: CatalogueConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }), NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME, replicas: config.natsReplicas })],
+      imports: [ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }), NatsModule.forService(SERVICE_NAME, config)],
       controllers: [CatalogueRpcController],
       providers: [ManifestStore],
     };

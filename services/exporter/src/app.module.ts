@@ -21,11 +21,7 @@ export class AppModule {
   static forRoot(config: ExporterConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [
-        ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }),
-        NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME, replicas: config.natsReplicas }),
-        StorageModule.forRoot(config),
-      ],
+      imports: [ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }), NatsModule.forService(SERVICE_NAME, config), StorageModule.forRoot(config)],
       providers: [
         guardedAgentsProvider(config),
         ...DESTINATIONS,

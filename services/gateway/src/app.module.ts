@@ -1,5 +1,5 @@
 import { type DynamicModule, Module, type NestApplicationOptions } from '@nestjs/common';
-import { NatsModule, RpcClientModule } from '@transmute/messaging';
+import { NatsModule } from '@transmute/messaging';
 import { ServiceKitModule } from '@transmute/service-kit';
 import { StorageModule } from '@transmute/storage';
 import { PersistenceModule } from '@transmute/persistence';
@@ -49,8 +49,7 @@ export class AppModule {
       imports: [
         ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }),
         // Registers NATS with /readyz; requests themselves go through the RPC client.
-        NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME, replicas: config.natsReplicas }),
-        RpcClientModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
+        NatsModule.forService(SERVICE_NAME, config, { rpcClient: true }),
         StorageModule.forRoot(config),
         ErrorsModule,
         // The identity rooms, each owning its data; arrows only run down this list (see docs/decisions.md).

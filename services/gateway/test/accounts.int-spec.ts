@@ -1,18 +1,12 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { type NatsConnection, connect } from 'nats';
 import { Subjects } from '@transmute/contracts';
-import { createInfraProvider, freePort, repoRoot, type RunningInfra } from '@transmute/devstack';
-import { loadConfig } from '@transmute/service-kit';
-import { connectRpcServer } from '@transmute/messaging';
-import { AppModule, GATEWAY_APP_OPTIONS, SERVICE_NAME } from '../src/app.module';
-import { gatewayConfig } from '../src/config';
+import { repoRoot } from '@transmute/devstack';
+import { type GatewayForTest, startGatewayForTest } from './gateway-for-test';
 
 /*
  * The accounts module in a real gateway (in-process) against real NATS and
@@ -29,11 +23,9 @@ const PLANS = {
 const ADMIN_CLI = join(repoRoot(), 'services', 'gateway', 'dist', 'admin', 'main.js');
 
 describe('accounts, keys, rate limits and usage (real NATS + FerretDB, admin CLI)', () => {
-  let infra: RunningInfra;
-  let app: INestApplication;
+  let gateway: GatewayForTest;
   let nats: NatsConnection;
   let baseUrl: string;
-  let storageRoot: string;
   let env: Record<string, string>;
 
   async function admin(...args: string[]): Promise<{ code: number; json: any }> {
@@ -60,37 +52,25 @@ describe('accounts, keys, rate limits and usage (real NATS + FerretDB, admin CLI
   }
 
   beforeAll(async () => {
-    infra = await createInfraProvider().start();
-    storageRoot = await mkdtemp(join(tmpdir(), 'gateway-accounts-it-'));
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
+    gateway = await startGatewayForTest({
+      database: 'gateway_accounts_it',
+      env: { TRANSMUTE_PLANS: JSON.stringify(PLANS), TRANSMUTE_DEV_API_KEY: DEV_KEY, TRANSMUTE_RPC_TIMEOUT_MS: '1000' },
+      rpcServer: true,
+    });
+    baseUrl = gateway.baseUrl;
+    // What the admin CLI reads: the same store and NATS, plans and dev key as the gateway.
     env = {
-      TRANSMUTE_NATS_URL: infra.natsUrl,
-      TRANSMUTE_MONGODB_URI: `${infra.mongoUri}gateway_accounts_it`,
+      TRANSMUTE_NATS_URL: gateway.config.natsUrl,
+      TRANSMUTE_MONGODB_URI: gateway.config.mongoUri,
       TRANSMUTE_PLANS: JSON.stringify(PLANS),
       TRANSMUTE_DEV_API_KEY: DEV_KEY,
     };
-    const config = loadConfig(gatewayConfig, {
-      ...env,
-      TRANSMUTE_HTTP_PORT: String(port),
-      TRANSMUTE_PUBLIC_URL: baseUrl,
-      TRANSMUTE_LOG_LEVEL: 'fatal',
-      TRANSMUTE_STORAGE_FS_ROOT: storageRoot,
-      TRANSMUTE_STORAGE_SIGNING_KEY: randomBytes(32).toString('hex'),
-      TRANSMUTE_DOWNLOAD_TOKEN_KEY: randomBytes(32).toString('hex'),
-      TRANSMUTE_RPC_TIMEOUT_MS: '1000',
-    });
-    app = await NestFactory.create(AppModule.forRoot(config), { ...GATEWAY_APP_OPTIONS, logger: false });
-    await connectRpcServer(app, { url: config.natsUrl, queue: SERVICE_NAME });
-    await app.listen(config.httpPort, config.httpHost);
-    nats = await connect({ servers: infra.natsUrl });
+    nats = await connect({ servers: gateway.infra.natsUrl });
   });
 
   afterAll(async () => {
     await nats?.close();
-    await app?.close();
-    await infra?.stop();
-    if (storageRoot) await rm(storageRoot, { recursive: true, force: true });
+    await gateway?.stop();
   });
 
   it('seeds the development key at start-up (dev plan, no rate limit in sight)', async () => {
@@ -125,7 +105,7 @@ describe('accounts, keys, rate limits and usage (real NATS + FerretDB, admin CLI
     expect((await keyed(created.json.key)).status).toBe(404);
     expect((await fetch(`${baseUrl}/v1/process/jobs/x`, { headers: { 'X-API-Key': created.json.key } })).status).toBe(404);
 
-    const stored = await app.get(getConnectionToken()).db.collection('api_keys').findOne({ _id: created.json.prefix });
+    const stored = await gateway.app.get(getConnectionToken()).db.collection('api_keys').findOne({ _id: created.json.prefix });
     expect(stored.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(created.json.key.split('_')[2]);
     const listed = await admin('keys', 'list', 'acme');

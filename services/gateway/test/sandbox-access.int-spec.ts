@@ -1,14 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { createInfraProvider, freePort, type RunningInfra } from '@transmute/devstack';
-import { loadConfig } from '@transmute/service-kit';
-import { AppModule, GATEWAY_APP_OPTIONS } from '../src/app.module';
-import { gatewayConfig } from '../src/config';
+import { type GatewayForTest, startGatewayForTest } from './gateway-for-test';
 
 /*
  * Sandbox job creation on the whole gateway in-process (real NATS and
@@ -21,40 +13,24 @@ const SANDBOX_LIMIT = 3;
 const sandboxJob = { sandbox: true, tasks: { in: { operation: 'import/upload', filename: 'a.png' }, c: { operation: 'convert', input: 'in', output_format: 'jpg' } } };
 
 describe('sandbox calls: no key needed, a wrong key refused, a rate limit either way', () => {
-  let infra: RunningInfra;
-  let app: INestApplication;
+  let gateway: GatewayForTest;
   let baseUrl: string;
-  let storageRoot: string;
 
   beforeAll(async () => {
-    infra = await createInfraProvider().start();
-    storageRoot = await mkdtemp(join(tmpdir(), 'gateway-sandbox-'));
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    const config = loadConfig(gatewayConfig, {
-      TRANSMUTE_NATS_URL: infra.natsUrl,
-      TRANSMUTE_MONGODB_URI: `${infra.mongoUri}gateway_sandbox_it`,
-      TRANSMUTE_HTTP_PORT: String(port),
-      TRANSMUTE_PUBLIC_URL: baseUrl,
-      TRANSMUTE_LOG_LEVEL: 'fatal',
-      TRANSMUTE_STORAGE_FS_ROOT: storageRoot,
-      TRANSMUTE_STORAGE_SIGNING_KEY: randomBytes(32).toString('hex'),
-      TRANSMUTE_DOWNLOAD_TOKEN_KEY: randomBytes(32).toString('hex'),
-      TRANSMUTE_DEV_API_KEY: API_KEY,
-      TRANSMUTE_RPC_TIMEOUT_MS: '300',
-      TRANSMUTE_SANDBOX_RATE_LIMIT_PER_MINUTE: String(SANDBOX_LIMIT),
-      // Loopback is the proxy here, so X-Forwarded-For names other client addresses.
-      TRANSMUTE_TRUSTED_PROXIES: '127.0.0.1',
+    gateway = await startGatewayForTest({
+      database: 'gateway_sandbox_it',
+      env: {
+        TRANSMUTE_DEV_API_KEY: API_KEY,
+        TRANSMUTE_RPC_TIMEOUT_MS: '300',
+        TRANSMUTE_SANDBOX_RATE_LIMIT_PER_MINUTE: String(SANDBOX_LIMIT),
+        // Loopback is the proxy here, so X-Forwarded-For names other client addresses.
+        TRANSMUTE_TRUSTED_PROXIES: '127.0.0.1',
+      },
     });
-    app = await NestFactory.create(AppModule.forRoot(config), { ...GATEWAY_APP_OPTIONS, logger: false });
-    await app.listen(config.httpPort, config.httpHost);
+    baseUrl = gateway.baseUrl;
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await infra?.stop();
-    if (storageRoot) await rm(storageRoot, { recursive: true, force: true });
-  });
+  afterAll(() => gateway?.stop());
 
   const create = (headers: Record<string, string> = {}) =>
     fetch(`${baseUrl}/v1/process/jobs`, {

@@ -1,17 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { createInfraProvider, freePort, type RunningInfra } from '@transmute/devstack';
-import { loadConfig } from '@transmute/service-kit';
 import { DownloadTokens, FsStorage, STORAGE, storageKey } from '@transmute/storage';
-import { AppModule, GATEWAY_APP_OPTIONS } from '../src/app.module';
-import { gatewayConfig } from '../src/config';
 import { BAD_SIGNATURE_MESSAGE } from '../src/storage-routes/storage-signature';
+import { type GatewayForTest, startGatewayForTest } from './gateway-for-test';
 
 /*
  * Boots the gateway in-process against a real NATS (and nothing else: no
@@ -78,43 +72,28 @@ const sha256Of = (bytes: Buffer | ArrayBuffer) =>
     .digest('hex');
 
 describe('gateway over HTTP (real NATS, no orchestrator)', () => {
-  let infra: RunningInfra;
-  let app: INestApplication;
+  let gateway: GatewayForTest;
   let storageRoot: string;
   let baseUrl: string;
   let storage: FsStorage;
 
   beforeAll(async () => {
-    infra = await createInfraProvider().start();
-    storageRoot = await mkdtemp(join(tmpdir(), 'gateway-int-'));
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    const config = loadConfig(gatewayConfig, {
-      TRANSMUTE_NATS_URL: infra.natsUrl,
-      // The accounts module keeps accounts and keys here (the dev key is seeded at start).
-      TRANSMUTE_MONGODB_URI: `${infra.mongoUri}gateway_storage_it`,
-      TRANSMUTE_HTTP_PORT: String(port),
-      TRANSMUTE_PUBLIC_URL: baseUrl,
-      TRANSMUTE_LOG_LEVEL: 'fatal',
-      TRANSMUTE_STORAGE_FS_ROOT: storageRoot,
-      TRANSMUTE_STORAGE_SIGNING_KEY: randomBytes(32).toString('hex'),
-      TRANSMUTE_DOWNLOAD_TOKEN_KEY: DOWNLOAD_TOKEN_KEY,
-      TRANSMUTE_DEV_API_KEY: API_KEY,
-      TRANSMUTE_RPC_TIMEOUT_MS: '1000',
-      // Far below the storage uploads below: proves they never meet the JSON parser.
-      TRANSMUTE_MAX_JSON_BODY_BYTES: String(MAX_JSON_BODY_BYTES),
+    gateway = await startGatewayForTest({
+      // The accounts module keeps accounts and keys there (the dev key is seeded at start).
+      database: 'gateway_storage_it',
+      env: {
+        TRANSMUTE_DOWNLOAD_TOKEN_KEY: DOWNLOAD_TOKEN_KEY,
+        TRANSMUTE_DEV_API_KEY: API_KEY,
+        TRANSMUTE_RPC_TIMEOUT_MS: '1000',
+        // Far below the storage uploads below: proves they never meet the JSON parser.
+        TRANSMUTE_MAX_JSON_BODY_BYTES: String(MAX_JSON_BODY_BYTES),
+      },
     });
-    app = await NestFactory.create(AppModule.forRoot(config), { ...GATEWAY_APP_OPTIONS, logger: false });
-    app.enableShutdownHooks();
-    await app.listen(config.httpPort, config.httpHost);
-    storage = app.get<FsStorage>(STORAGE);
+    ({ baseUrl, storageRoot } = gateway);
+    storage = gateway.app.get<FsStorage>(STORAGE);
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await infra?.stop();
-    if (storageRoot) await rm(storageRoot, { recursive: true, force: true });
-  });
+  afterAll(() => gateway?.stop());
 
   async function upload(key: string, contentType: string, size: number): Promise<{ answer: HttpAnswer; sha256: string }> {
     const target = await storage.presignUpload(key, { contentType, expiresInSeconds: 60 });

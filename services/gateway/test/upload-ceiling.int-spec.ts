@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { createInfraProvider, freePort, type RunningInfra } from '@transmute/devstack';
-import { loadConfig } from '@transmute/service-kit';
 import { FsStorage, STORAGE, storageKey } from '@transmute/storage';
 import { AccountQuota } from '../src/accounts/account-quota';
 import { AccountsService } from '../src/accounts/accounts.service';
-import { AppModule, GATEWAY_APP_OPTIONS } from '../src/app.module';
-import { gatewayConfig } from '../src/config';
 import { KeysService } from '../src/keys';
+import { type GatewayForTest, startGatewayForTest } from './gateway-for-test';
 
 /*
  * "Direct upload size: no fixed limit; ceiling is remaining quota." The whole
@@ -46,8 +40,7 @@ function putChunked(url: string, headers: Record<string, string>, bytes: Buffer)
 }
 
 describe('the upload ceiling is the remaining quota, checked when the bytes arrive', () => {
-  let infra: RunningInfra;
-  let app: INestApplication;
+  let gateway: GatewayForTest;
   let baseUrl: string;
   let storageRoot: string;
   let storage: FsStorage;
@@ -56,34 +49,15 @@ describe('the upload ceiling is the remaining quota, checked when the bytes arri
   let keys: KeysService;
 
   beforeAll(async () => {
-    infra = await createInfraProvider().start();
-    storageRoot = await mkdtemp(join(tmpdir(), 'gateway-ceiling-'));
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    const config = loadConfig(gatewayConfig, {
-      TRANSMUTE_NATS_URL: infra.natsUrl,
-      TRANSMUTE_MONGODB_URI: `${infra.mongoUri}gateway_ceiling_it`,
-      TRANSMUTE_HTTP_PORT: String(port),
-      TRANSMUTE_PUBLIC_URL: baseUrl,
-      TRANSMUTE_LOG_LEVEL: 'fatal',
-      TRANSMUTE_STORAGE_FS_ROOT: storageRoot,
-      TRANSMUTE_STORAGE_SIGNING_KEY: randomBytes(32).toString('hex'),
-      TRANSMUTE_DOWNLOAD_TOKEN_KEY: randomBytes(32).toString('hex'),
-      TRANSMUTE_PLANS: JSON.stringify(PLANS),
-    });
-    app = await NestFactory.create(AppModule.forRoot(config), { ...GATEWAY_APP_OPTIONS, logger: false });
-    await app.listen(config.httpPort, config.httpHost);
-    storage = app.get<FsStorage>(STORAGE);
-    accounts = app.get(AccountsService);
-    quota = app.get(AccountQuota);
-    keys = app.get(KeysService);
+    gateway = await startGatewayForTest({ database: 'gateway_ceiling_it', env: { TRANSMUTE_PLANS: JSON.stringify(PLANS) } });
+    ({ baseUrl, storageRoot } = gateway);
+    storage = gateway.app.get<FsStorage>(STORAGE);
+    accounts = gateway.app.get(AccountsService);
+    quota = gateway.app.get(AccountQuota);
+    keys = gateway.app.get(KeysService);
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await infra?.stop();
-    if (storageRoot) await rm(storageRoot, { recursive: true, force: true });
-  });
+  afterAll(() => gateway?.stop());
 
   async function tinyAccount(): Promise<{ accountId: string; key: string }> {
     const accountId = `ceiling-${randomBytes(4).toString('hex')}`;

@@ -23,11 +23,7 @@ export class AppModule {
   static forRoot(config: ImporterConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [
-        ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }),
-        NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME, replicas: config.natsReplicas }),
-        StorageModule.forRoot(config),
-      ],
+      imports: [ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }), NatsModule.forService(SERVICE_NAME, config), StorageModule.forRoot(config)],
       providers: [guardedAgentsProvider(config), ...SOURCES, { provide: IMPORT_SOURCES, useFactory: (...sources: ImportSource[]) => sources, inject: SOURCES }, ImportWorker],
     };
   }

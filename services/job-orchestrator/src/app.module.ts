@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { NatsModule, RpcClientModule } from '@transmute/messaging';
+import { NatsModule } from '@transmute/messaging';
 import { PersistenceModule } from '@transmute/persistence';
 import { ServiceKitModule } from '@transmute/service-kit';
 import { StorageModule } from '@transmute/storage';
@@ -36,8 +36,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }),
-        NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME, replicas: config.natsReplicas }),
-        RpcClientModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
+        NatsModule.forService(SERVICE_NAME, config, { rpcClient: true }),
         PersistenceModule.forRoot(config.mongoUri),
         StorageModule.forRoot(config),
         jobHistoryModels,

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { NatsModule, RpcClientModule } from '@transmute/messaging';
+import { NatsModule } from '@transmute/messaging';
 import { ServiceKitModule } from '@transmute/service-kit';
 import type { McpConfig } from './config';
 import { McpEndpoint } from './http/mcp-endpoint';
@@ -12,11 +12,7 @@ export class AppModule {
   static forRoot(config: McpConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [
-        ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }),
-        NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME, replicas: config.natsReplicas }),
-        RpcClientModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
-      ],
+      imports: [ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }), NatsModule.forService(SERVICE_NAME, config, { rpcClient: true })],
       providers: [PlatformClient, McpEndpoint],
     };
   }

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { NatsModule, RpcClientModule } from '@transmute/messaging';
+import { NatsModule } from '@transmute/messaging';
 import { PersistenceModule } from '@transmute/persistence';
 import { ServiceKitModule } from '@transmute/service-kit';
 import type { DispatcherConfig } from './config';
@@ -22,8 +22,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }),
-        NatsModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME, replicas: config.natsReplicas }),
-        RpcClientModule.forRoot({ url: config.natsUrl, name: SERVICE_NAME }),
+        NatsModule.forService(SERVICE_NAME, config, { rpcClient: true }),
         PersistenceModule.forRoot(config.mongoUri),
         MongooseModule.forFeature([{ name: DeliveryDocument.name, schema: DeliverySchema }]),
       ],

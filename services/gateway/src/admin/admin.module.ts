@@ -1,5 +1,5 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { NatsModule, RpcClientModule } from '@transmute/messaging';
+import { NatsModule } from '@transmute/messaging';
 import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
 import { PersistenceModule } from '@transmute/persistence';
 import { AccountsModule } from '../accounts';
@@ -31,8 +31,7 @@ export class AdminModule {
       module: AdminModule,
       imports: [
         AdminKitModule.forRoot(config),
-        NatsModule.forRoot({ url: config.natsUrl, name: NAME, replicas: config.natsReplicas }),
-        RpcClientModule.forRoot({ url: config.natsUrl, name: NAME }),
+        NatsModule.forService(NAME, config, { rpcClient: true }),
         PersistenceModule.forRoot(config.mongoUri),
         LimitsModule,
         AccountsModule.forAdmin(),

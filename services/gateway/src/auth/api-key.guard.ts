@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable, Optional, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { ErrorCode, ServiceFailure } from '@transmute/contracts';
+import { ErrorCode, ServiceFailure, credentialOf } from '@transmute/contracts';
 import { ClientIpResolver } from '../http/client-ip.resolver';
 import { RequestRateLimits } from '../limits';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
@@ -16,16 +16,6 @@ export type AuthenticatedRequest = Request & { [PRINCIPAL]?: Principal };
 const SANDBOX_NEEDS_NO_KEY = 'transmute:sandbox-needs-no-key';
 /** Marks a route whose `sandbox: true` requests are answered without an API key (spec: Authentication). */
 export const SandboxNeedsNoKey = () => SetMetadata(SANDBOX_NEEDS_NO_KEY, true);
-
-/** `Authorization: Bearer <key>` or `X-API-Key: <key>`; both are accepted. */
-export function apiKeyOf(request: Pick<Request, 'headers'>): string | null {
-  const authorization = request.headers.authorization;
-  const bearer = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
-  if (bearer) return bearer;
-  const header = request.headers['x-api-key'];
-  const key = Array.isArray(header) ? header[0] : header;
-  return key ? key.trim() || null : null;
-}
 
 /**
  * Every keyed route: the key (401 missing or wrong, 403 from an address the
@@ -51,7 +41,7 @@ export class ApiKeyGuard implements CanActivate {
       if (caller) request[PRINCIPAL] = caller;
       return true;
     }
-    const key = apiKeyOf(request);
+    const key = credentialOf(request.headers);
     const principal = key ? await this.authenticator.authenticate(key, { clientIp: this.clientIps.of(request) }) : ((await this.website?.principalOf(request)) ?? null);
     if (!principal) throw new ServiceFailure(ErrorCode.UNAUTHENTICATED, 'missing or invalid API key');
     await this.rateLimits.admit(principal, context.switchToHttp().getResponse<Response>());

@@ -4,5 +4,5 @@ export { ANONYMOUS_PREFIX, type CallerContext, type Principal, anonymousAccountI
 export { ApiKeyAuthenticator } from './api-key-authenticator';
 export { WebPrincipalSource } from './web-principal-source';
 export { AnonymousPrincipals } from './anonymous-principals';
-export { ApiKeyGuard, type AuthenticatedRequest, PRINCIPAL, SandboxNeedsNoKey, apiKeyOf } from './api-key.guard';
+export { ApiKeyGuard, type AuthenticatedRequest, PRINCIPAL, SandboxNeedsNoKey } from './api-key.guard';
 export { CurrentPrincipal } from './principal.decorator';

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ErrorCode, ServiceFailure } from '@transmute/contracts';
+import { ErrorCode, ServiceFailure, credentialOf } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { ClientIpResolver } from '../http/client-ip.resolver';
 import { RequestRateLimits } from '../limits';
 import type { GatewayConfig } from '../config';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import type { Principal } from './principal';
-import { apiKeyOf } from './api-key.guard';
 
 /** The rate-limit subject of keyless sandbox calls from one client address (a digest: the address is not kept). */
 export function sandboxSubject(clientIp: string): string {
@@ -35,7 +34,7 @@ export class SandboxAccess {
   /** The caller's principal when it sent a key; undefined for a keyless call. Throws 401, 403 or 429. */
   async admit(request: Request, response: Pick<Response, 'setHeader'>): Promise<Principal | undefined> {
     const clientIp = this.clientIps.of(request);
-    const key = apiKeyOf(request);
+    const key = credentialOf(request.headers);
     if (!key) {
       await this.rateLimits.admit({ keyId: sandboxSubject(clientIp), rateLimitPerMinute: this.config.sandboxRateLimitPerMinute }, response);
       return undefined;

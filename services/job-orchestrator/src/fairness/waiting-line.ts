@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { DiscardPolicy, type JetStreamManager, type NatsConnection, RetentionPolicy, type StoredMsg, StorageType, nanos } from 'nats';
+import { type JetStreamManager, type NatsConnection, type StoredMsg, nanos } from 'nats';
 import { CONVERT_FAIRNESS } from '@transmute/contracts';
-import { NATS_CONNECTION } from '@transmute/messaging';
+import { JetStreamSetup, NATS_CONNECTION } from '@transmute/messaging';
 import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
 import { accountToken } from './account-token';
@@ -39,7 +39,8 @@ export class WaitingLine implements OnApplicationBootstrap {
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
-    @Inject(SERVICE_CONFIG) private readonly config: Pick<OrchestratorConfig, 'fileRetentionSeconds' | 'natsReplicas'>,
+    @Inject(SERVICE_CONFIG) private readonly config: Pick<OrchestratorConfig, 'fileRetentionSeconds'>,
+    private readonly setup: JetStreamSetup,
     private readonly readiness: ReadinessRegistry,
   ) {}
 
@@ -98,28 +99,16 @@ export class WaitingLine implements OnApplicationBootstrap {
   }
 
   private async ensureStream(): Promise<ManagerWithDirect> {
-    const jsm = (await this.connection.jetstreamManager()) as ManagerWithDirect;
     const maxAgeMs = this.config.fileRetentionSeconds * 1_000;
-    const config = {
+    await this.setup.ensureLimitsStream({
       name: CONVERT_FAIRNESS.waitingStream,
       subjects: [CONVERT_FAIRNESS.waitingSubject('*')],
-      retention: RetentionPolicy.Limits,
-      storage: StorageType.File,
-      discard: DiscardPolicy.Old,
       // Past the retention period the job is gone too; its entry is only dropped.
       max_age: nanos(maxAgeMs),
       // JetStream refuses a duplicate window longer than the stream's max age (a short retention in tests).
       duplicate_window: nanos(Math.min(120_000, maxAgeMs)),
-      num_replicas: this.config.natsReplicas,
       allow_direct: true,
-    };
-    try {
-      await jsm.streams.info(config.name);
-    } catch {
-      await jsm.streams.add(config).catch((error: unknown) => {
-        if (!(error instanceof Error && /already in use/i.test(error.message))) throw error;
-      });
-    }
-    return jsm;
+    });
+    return (await this.connection.jetstreamManager()) as ManagerWithDirect;
   }
 }

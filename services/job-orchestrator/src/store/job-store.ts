@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { DiscardPolicy, type JetStreamManager, type NatsConnection, RetentionPolicy, StorageType, nanos } from 'nats';
+import { type JetStreamManager, type NatsConnection, nanos } from 'nats';
 import { LIVE_JOBS } from '@transmute/contracts';
-import { KvBucket, KvCodecs, NATS_CONNECTION } from '@transmute/messaging';
+import { JetStreamSetup, KvBucket, KvCodecs, NATS_CONNECTION } from '@transmute/messaging';
 import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
 import type { LiveJob } from './live-job';
@@ -34,7 +34,8 @@ export class JobStore implements OnApplicationBootstrap {
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
-    @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
+    @Inject(SERVICE_CONFIG) config: Pick<OrchestratorConfig, 'fileRetentionSeconds' | 'natsReplicas'>,
+    private readonly setup: JetStreamSetup,
     private readonly counters: StoreCounters,
     private readonly readiness: ReadinessRegistry,
   ) {
@@ -121,33 +122,17 @@ export class JobStore implements OnApplicationBootstrap {
   open(): Promise<JetStreamManager> {
     this.opened ??= (async () => {
       await Promise.all([this.jobs.open(), this.index.open()]);
-      const jsm = await this.connection.jetstreamManager();
-      await this.ensureActiveStream(jsm, this.config.natsReplicas);
-      return jsm;
+      await this.setup.ensureLimitsStream({
+        name: LIVE_JOBS.activeStream,
+        subjects: [LIVE_JOBS.activeSubject('*')],
+        max_msgs_per_subject: 1,
+        duplicate_window: nanos(120_000),
+      });
+      return this.connection.jetstreamManager();
     })().catch((error: unknown) => {
       this.opened = undefined;
       throw error;
     });
     return this.opened;
-  }
-
-  private async ensureActiveStream(jsm: JetStreamManager, replicas: number): Promise<void> {
-    const config = {
-      name: LIVE_JOBS.activeStream,
-      subjects: [LIVE_JOBS.activeSubject('*')],
-      retention: RetentionPolicy.Limits,
-      storage: StorageType.File,
-      discard: DiscardPolicy.Old,
-      max_msgs_per_subject: 1,
-      duplicate_window: nanos(120_000),
-      num_replicas: replicas,
-    };
-    try {
-      await jsm.streams.info(config.name);
-    } catch {
-      await jsm.streams.add(config).catch((error: unknown) => {
-        if (!(error instanceof Error && /already in use/i.test(error.message))) throw error;
-      });
-    }
   }
 }

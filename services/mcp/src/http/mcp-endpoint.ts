@@ -3,13 +3,13 @@ import { HttpAdapterHost } from '@nestjs/core';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ErrorCode, ServiceFailure, asServiceFailure } from '@transmute/contracts';
+import { ErrorCode, ServiceFailure, asServiceFailure, credentialOf } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { McpConfig } from '../config';
 import { PlatformClient } from '../platform/platform-client';
 import type { McpCaller } from '../tools/caller';
 import { buildMcpServer } from '../tools/mcp-server.factory';
-import { bearerChallenge, credentialOf } from './credentials';
+import { bearerChallenge } from './credentials';
 import { protectedResourceMetadata, protectedResourceMetadataUrl, rfc9728MetadataPath, SUPPORTED_SCOPES } from './protected-resource';
 
 const CALLER = Symbol('mcp-caller');
@@ -65,7 +65,7 @@ export class McpEndpoint implements OnModuleInit {
   }
 
   private async authenticate(request: CallerRequest, response: Response, next: NextFunction): Promise<void> {
-    const credential = credentialOf(request);
+    const credential = credentialOf(request.headers);
     if (!credential) {
       response.setHeader('WWW-Authenticate', bearerChallenge(this.metadataUrl));
       return void response.status(401).json({ status: 'error', message: 'authentication required: an OAuth access token or an API key as a bearer token' });

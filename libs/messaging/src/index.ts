@@ -1,6 +1,7 @@
 export * from './tokens';
 export * from './nats.module';
 export * from './jetstream-setup';
+export * from './jetstream-settling';
 export * from './work-publisher';
 export * from './task-work-runner';
 export * from './retry';

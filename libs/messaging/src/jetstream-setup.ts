@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AckPolicy, DeliverPolicy, DiscardPolicy, type JetStreamManager, type NatsConnection, RetentionPolicy, StorageType, type StreamConfig, nanos } from 'nats';
 import { DEAD_LETTERS_STREAM, JOB_EVENTS_STREAM, type WorkStreamDefinition } from '@transmute/contracts';
+import { untilJetStreamSettles } from './jetstream-settling';
 import { streamReplicasOf } from './stream-replicas';
 import { NATS_CONNECTION } from './tokens';
 
@@ -30,7 +31,11 @@ export class JetStreamSetup {
   constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection) {}
 
   private jsm(): Promise<JetStreamManager> {
-    this.manager ??= this.connection.jetstreamManager();
+    // A manager that failed (JetStream not up yet) is asked for again next time.
+    this.manager ??= this.connection.jetstreamManager().catch((error: unknown) => {
+      this.manager = undefined;
+      throw error;
+    });
     return this.manager;
   }
 
@@ -82,7 +87,11 @@ export class JetStreamSetup {
     await this.ensure({ ...stream, retention: RetentionPolicy.Limits, storage: StorageType.File, discard: DiscardPolicy.Old });
   }
 
-  private async ensure(stream: Partial<StreamConfig> & { name: string }): Promise<void> {
+  private ensure(stream: Partial<StreamConfig> & { name: string }): Promise<void> {
+    return untilJetStreamSettles(() => this.ensureOnce(stream), { what: `stream ${stream.name}` });
+  }
+
+  private async ensureOnce(stream: Partial<StreamConfig> & { name: string }): Promise<void> {
     const config = { ...stream, num_replicas: streamReplicasOf(this.connection) };
     const jsm = await this.jsm();
     try {
@@ -99,6 +108,10 @@ export class JetStreamSetup {
 
   async ensureWorkConsumer(definition: WorkConsumerDefinition): Promise<void> {
     await this.ensureStream(definition.stream);
+    await untilJetStreamSettles(() => this.ensureConsumerOnce(definition), { what: `consumer ${definition.durable}` });
+  }
+
+  private async ensureConsumerOnce(definition: WorkConsumerDefinition): Promise<void> {
     const jsm = await this.jsm();
     const config = {
       durable_name: definition.durable,

@@ -4,8 +4,7 @@ import { Consumers, credentialKey, Streams, Subjects, type TaskSucceeded, TaskSu
 import { type TaskContext, type TaskWorkRunner, TaskWorkers } from '@transmute/messaging';
 import { OperationTable, withOpenedCredentials } from '@transmute/connectors';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
-import { STORAGE, type Storage } from '@transmute/storage';
-import { reportedFormat } from './reported-format';
+import { STORAGE, type Storage, importedFileFormat } from '@transmute/storage';
 import type { ImporterConfig } from './config';
 import { IMPORT_SOURCES, type ImportSource } from './sources/source';
 
@@ -44,7 +43,12 @@ export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationSh
     const work = withOpenedCredentials(sealed, this.credentialKey);
     const file = await this.sources.for(work.spec?.operation ?? '').import(work, context);
     return create(TaskSucceededSchema, {
-      file: { key: file.key, filename: file.filename, size: BigInt(file.size), format: await reportedFormat(work, file, this.storage) },
+      file: {
+        key: file.key,
+        filename: file.filename,
+        size: BigInt(file.size),
+        format: await importedFileFormat({ inputFormat: work.inputFormat, filename: file.filename, key: file.key }, this.storage),
+      },
     });
   }
 }

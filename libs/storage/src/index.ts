@@ -5,3 +5,4 @@ export * from './fs-storage';
 export * from './storage-config';
 export * from './storage.module';
 export * from './format-sniff';
+export * from './imported-format';

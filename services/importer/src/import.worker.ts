@@ -4,8 +4,7 @@ import { Consumers, Subjects, TaskSucceededSchema } from '@transmute/contracts';
 import { TaskWorkers } from '@transmute/messaging';
 import { ConnectorWorker } from '@transmute/connectors';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
-import { STORAGE, type Storage } from '@transmute/storage';
-import { reportedFormat } from './reported-format';
+import { STORAGE, type Storage, importedFileFormat } from '@transmute/storage';
 import type { ImporterConfig } from './config';
 import { IMPORT_SOURCES, type ImportSource } from './sources/source';
 
@@ -29,7 +28,12 @@ export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationSh
       run: async (source, work, context) => {
         const file = await source.import(work, context);
         return create(TaskSucceededSchema, {
-          file: { key: file.key, filename: file.filename, size: BigInt(file.size), format: await reportedFormat(work, file, this.storage) },
+          file: {
+            key: file.key,
+            filename: file.filename,
+            size: BigInt(file.size),
+            format: await importedFileFormat({ inputFormat: work.inputFormat, filename: file.filename, key: file.key }, this.storage),
+          },
         });
       },
     });

@@ -21,6 +21,7 @@ import { JobFinalizer } from './jobs/job-finalizer';
 import { JobsAdmission } from './jobs/jobs-admission';
 import { JobsRpcController } from './jobs/jobs.rpc.controller';
 import { JobsService } from './jobs/jobs.service';
+import { StoredImports } from './jobs/stored-imports';
 import { PoolBacklogMetrics } from './metrics/pool-backlog.metrics';
 import { JobHistory, jobHistoryModels } from './persistence/job-history';
 import { RetentionSweeper } from './retention/retention-sweeper';
@@ -59,6 +60,7 @@ export class AppModule {
         JobDriver,
         JobsAdmission,
         JobsService,
+        StoredImports,
         OutcomeService,
         OutcomeConsumer,
         Reconciler,

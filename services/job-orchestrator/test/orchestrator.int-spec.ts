@@ -26,7 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => harness.stop());
 
-const createStandardJob = (webhookUrl = '') => createUploadedJob(jobs, storage, { webhookUrl });
+// An import the importer runs: these tests play its worker (an upload is finished by complete-upload itself).
+const createStandardJob = (webhookUrl = '') => createUploadedJob(jobs, storage, { webhookUrl, source: 'url' });
 
 const taskStatus = (job: Job, name: string) => job.tasks.find((task) => task.name === name)?.status;
 const storedTasks = async (jobId: string) => Object.values((await store.get(jobId))?.tasks ?? {});
@@ -44,7 +45,7 @@ describe('job orchestrator on real NATS and FerretDB', () => {
     expect(started.status).toBe('queued');
 
     const importWork = await harness.pullWork(Subjects.tasksImport);
-    expect(importWork).toMatchObject({ jobId: job.id, taskName: 'in', attempt: 1, uploadKey: `uploads/${job.id}/in` });
+    expect(importWork).toMatchObject({ jobId: job.id, taskName: 'in', attempt: 1, spec: { operation: 'import/url' } });
     const importDone = {
       jobId: job.id,
       taskName: 'in',
@@ -98,6 +99,53 @@ describe('job orchestrator on real NATS and FerretDB', () => {
       status: 'finished',
       tasks: expect.arrayContaining([expect.objectContaining({ name: 'to-jpg', filename: 'photo.jpg', format: 'jpg' })]),
     });
+  });
+
+  it('finishes upload and base64 imports at complete-upload from the stored files: no work for the importer', async () => {
+    // A nameless base64 file without input_format: its format is read from the stored bytes, as the importer would.
+    const pngHead = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(17)]);
+    const base64Key = 'base64/batch/pasted/source';
+    await storage.put(base64Key, Readable.from([pngHead]));
+    const job = await jobs.create(
+      create(CreateJobRequestSchema, {
+        accountId: 'acc',
+        convertAllowance: 5,
+        taskOrder: ['photo', 'pasted', 'lost', 'photo-jpg', 'pasted-jpg', 'lost-jpg'],
+        tasks: {
+          photo: create(TaskSpecSchema, { operation: 'import/upload', filename: 'photo.png' }),
+          pasted: create(TaskSpecSchema, { operation: 'import/base64', storedKey: base64Key }),
+          lost: create(TaskSpecSchema, { operation: 'import/base64', storedKey: 'base64/batch/lost/source', filename: 'lost.png' }),
+          'photo-jpg': create(TaskSpecSchema, { operation: 'convert', input: ['photo'], outputFormat: 'jpg' }),
+          'pasted-jpg': create(TaskSpecSchema, { operation: 'convert', input: ['pasted'], outputFormat: 'jpg' }),
+          'lost-jpg': create(TaskSpecSchema, { operation: 'convert', input: ['lost'], outputFormat: 'jpg' }),
+        },
+      }),
+    );
+    await expect(jobs.completeUpload(job.id, 'acc')).rejects.toThrow('still waiting for the file of task photo');
+    await storage.put(`uploads/${job.id}/photo`, Readable.from([Buffer.from('png bytes')]));
+
+    const started = await jobs.completeUpload(job.id, 'acc');
+    expect(started.tasks.map((task) => [task.name, task.status])).toEqual([
+      ['photo', 'finished'],
+      ['pasted', 'finished'],
+      ['lost', 'queued'],
+      // Dispatched by the start itself, on the files the imports left.
+      ['photo-jpg', 'queued'],
+      ['pasted-jpg', 'queued'],
+      ['lost-jpg', 'waiting_input'],
+    ]);
+    const stored = await store.get(job.id);
+    expect(stored?.tasks['photo']).toMatchObject({ output: { key: `uploads/${job.id}/photo`, filename: 'photo.png', size: 9, format: 'png' }, result: {} });
+    expect(stored?.tasks['pasted']?.output).toEqual({ key: base64Key, filename: 'pasted', size: pngHead.length, format: 'png' });
+    const converts = [await waitForWork(Subjects.tasksConvert('image')), await waitForWork(Subjects.tasksConvert('image'))];
+    expect(converts.map((work) => [work.taskName, work.inputFormat, work.inputs.map((file) => file.key)]).sort()).toEqual([
+      ['pasted-jpg', 'png', [base64Key]],
+      ['photo-jpg', 'png', [`uploads/${job.id}/photo`]],
+    ]);
+
+    // A base64 file the store does not have is left to the importer, which fails it with its message.
+    expect(await waitForWork(Subjects.tasksImport)).toMatchObject({ jobId: job.id, taskName: 'lost', attempt: 1 });
+    expect(await harness.pullWork(Subjects.tasksImport)).toBeNull();
   });
 
   it('re-dispatches a task whose publish was lost, until the attempts run out', async () => {

@@ -16,7 +16,7 @@ describe('an outcome that cannot be recorded', () => {
   it('ends in a dead letter after its deliveries, and its job fails saying why instead of hanging', async () => {
     const jobs = harness.app.get(JobsService);
     const storage = harness.app.get<Storage>(STORAGE);
-    const job = await createUploadedJob(jobs, storage, { withExport: false });
+    const job = await createUploadedJob(jobs, storage, { withExport: false, source: 'url' });
     await jobs.completeUpload(job.id, 'acc');
     const work = await harness.pullWork(Subjects.tasksImport);
     expect(work?.jobId).toBe(job.id);
@@ -48,5 +48,26 @@ describe('an outcome that cannot be recorded', () => {
     );
     const failed = await jobs.get(job.id, 'acc');
     expect(failed.error).toMatch(/^task to-jpg failed: could not be dispatched: /);
+  });
+
+  it('complete-upload still starts an upload job whose convert cannot be charged; the reconciler then fails it', async () => {
+    const jobs = harness.app.get(JobsService);
+    const job = await createUploadedJob(jobs, harness.app.get<Storage>(STORAGE), { withExport: false });
+    // The upload finishes with the start; the convert it makes ready cannot be prepared, which is no reason to refuse the start.
+    const started = await jobs.completeUpload(job.id, 'acc');
+    expect(started.status).toBe('processing');
+    expect(started.tasks.map((task) => [task.name, task.status])).toEqual([
+      ['in', 'finished'],
+      ['to-jpg', 'waiting_input'],
+    ]);
+    await waitFor(
+      async () => {
+        await harness.app.get(Reconciler).reconcile();
+        return (await jobs.get(job.id, 'acc')).status === 'failed';
+      },
+      'the job to fail',
+      30_000,
+    );
+    expect((await jobs.get(job.id, 'acc')).error).toMatch(/^task to-jpg failed: could not be dispatched: /);
   });
 });

@@ -78,7 +78,11 @@ describe('the live job store under two replicas and restarts', () => {
     expect(ended.map((job) => job?.status)).toEqual(jobIds.map(() => 'finished'));
     // Each attempt's work went out once, and no task needed a second attempt.
     expect(pool.duplicates()).toEqual([]);
-    for (const id of jobIds) for (const task of ['in', 'to-jpg', 'out']) expect(pool.deliveries.get(`${id}/${task}/1`)).toBe(1);
+    // The uploads were finished by complete-upload: no import work at all.
+    for (const id of jobIds) {
+      for (const task of ['to-jpg', 'out']) expect(pool.deliveries.get(`${id}/${task}/1`)).toBe(1);
+      expect(pool.deliveries.has(`${id}/in/1`)).toBe(false);
+    }
     expect([...(await terminalEvents(jobIds)).values()]).toEqual(jobIds.map(() => 1));
     const jsm = await harness.nats.jetstreamManager();
     expect((await jsm.streams.info(Streams.webhooks.name)).state.messages).toBe(jobIds.length);

@@ -20,7 +20,7 @@ const convertTask = async (job: Job) => (await jobs.get(job.id, 'acc')).tasks.fi
 
 describe('task progress', () => {
   it('records the reported percent on the processing task, ignores other attempts, and drops it once finished', async () => {
-    const job = await createUploadedJob(jobs, storage, { withExport: false });
+    const job = await createUploadedJob(jobs, storage, { withExport: false, source: 'url' });
     await jobs.completeUpload(job.id, 'acc');
     await harness.pullWork(Subjects.tasksImport);
     await harness.report({

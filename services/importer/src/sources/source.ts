@@ -1,5 +1,6 @@
 import type { TaskContext } from '@transmute/messaging';
 import type { TaskWork } from '@transmute/contracts';
+import { fallbackImportFilename } from '@transmute/storage';
 
 export interface ImportedFile {
   key: string;
@@ -18,7 +19,7 @@ export const IMPORT_SOURCES = Symbol('IMPORT_SOURCES');
 
 /** Name of an imported file when the client gave none: the task name with the source's format. */
 export function fallbackFilename(work: TaskWork): string {
-  return work.inputFormat ? `${work.taskName}.${work.inputFormat}` : work.taskName;
+  return fallbackImportFilename(work.taskName, work.inputFormat);
 }
 
 /** The last path segment of a URL path, key or remote path, decoded; '' when there is none. */

@@ -19,13 +19,14 @@ import { SERVICE_CONFIG } from '@transmute/service-kit';
 import { STORAGE, type Storage, type UploadCeiling, storageKey } from '@transmute/storage';
 import { CatalogueClient } from '../catalogue/catalogue.client';
 import type { OrchestratorConfig } from '../config';
-import { JobDriver } from '../dispatch/job-driver';
+import { type JobChange, JobDriver } from '../dispatch/job-driver';
 import { JobEventLog } from '../events/job-event-log';
 import { createJob, createTask, moveJob } from '../state/transitions';
 import type { LiveJob, LiveTask } from '../store/live-job';
 import { JobStore } from '../store/job-store';
 import { IMPORT_JOB_TASKS, type JobPlan, type PlannedTask, planJob } from './job-plan';
 import { toJobMessage } from './job-view';
+import { StoredImports, receiveStoredImports } from './stored-imports';
 
 /** Listing an account's jobs: the default and the most. */
 const DEFAULT_LIST_LIMIT = 50;
@@ -43,6 +44,7 @@ export class JobsService {
     private readonly catalogue: CatalogueClient,
     private readonly driver: JobDriver,
     private readonly events: JobEventLog,
+    private readonly storedImports: StoredImports,
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
   ) {
@@ -103,17 +105,17 @@ export class JobsService {
 
   /**
    * Starts the job. Refused with 409, changing nothing, when the job is past
-   * waiting_upload or an import/upload task's bytes have not arrived.
+   * waiting_upload or an import/upload task's bytes have not arrived. Imports
+   * whose bytes are stored already (uploads, base64 files) finish with the
+   * start: only imports that fetch something go to the importer.
    */
   async completeUpload(jobId: string, accountId: string): Promise<Job> {
     const job = await this.ownedJob(jobId, accountId);
     if (job.status !== 'waiting_upload') {
       throw new ServiceFailure(ErrorCode.CONFLICT, `job ${jobId} has already been started (status ${job.status}); complete-upload is called once`);
     }
-    const missing: string[] = [];
-    for (const task of Object.values(job.tasks).filter((candidate) => candidate.operation === 'import/upload')) {
-      if (!(await this.storage.stat(task.uploadKey))) missing.push(task.name);
-    }
+    const stored = await this.storedImports.describe(job);
+    const missing = [...stored].filter(([name, file]) => file === null && job.tasks[name]?.operation === 'import/upload').map(([name]) => name);
     if (missing.length > 0) {
       throw new ServiceFailure(
         ErrorCode.CONFLICT,
@@ -122,9 +124,30 @@ export class JobsService {
     }
     // In the reconciler's set before it starts, so a crash right after the start is still looked after.
     await this.store.markActive(jobId);
-    const started = await this.driver.step(jobId, (current, now) => moveJob(current, 'start', { now }));
+    // Imports already in storage finish with the start; a base64 file that is missing is left to the importer, which fails it.
+    const started = await this.startWith(jobId, (current, now) => {
+      const running = moveJob(current, 'start', { now });
+      return running && receiveStoredImports(running, stored, now);
+    });
     if (!started) throw ServiceFailure.notFound(`no job ${jobId}`);
     return toJobMessage(started);
+  }
+
+  /**
+   * The start is stored before the converts it makes ready are prepared (a
+   * charge, maybe a route): once it is, a failure to prepare is left to the
+   * reconciler, which prepares stalled converts again, and the client is
+   * answered with the started job rather than an error it would retry in vain.
+   */
+  private async startWith(jobId: string, start: JobChange): Promise<LiveJob | null> {
+    try {
+      return await this.driver.step(jobId, start);
+    } catch (error) {
+      const current = await this.store.get(jobId).catch(() => null);
+      if (!current || current.status === 'waiting_upload') throw error;
+      this.logger.warn({ err: error, jobId }, 'job started, its ready converts not dispatched yet; the reconciler tries again');
+      return current;
+    }
   }
 
   private async routeConversions(plan: JobPlan): Promise<Map<string, string>> {

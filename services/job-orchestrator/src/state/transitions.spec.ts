@@ -65,6 +65,7 @@ const EXPECTED_TASK_MOVES: Record<TaskMove, [from: TaskStatus[], to: TaskStatus]
   refuse: [['waiting_upload', 'waiting', 'waiting_input', 'queued', 'processing'], 'failed'],
   abandon: [['queued', 'processing'], 'failed'],
   settle: [['waiting_input'], 'finished'],
+  receive: [['waiting_upload', 'waiting'], 'finished'],
   cancel: [['waiting_upload', 'waiting', 'waiting_input', 'queued'], 'cancelled'],
 };
 

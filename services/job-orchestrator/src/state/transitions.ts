@@ -99,6 +99,16 @@ export const TASK_TRANSITIONS = {
   refuse: { from: [...WAITING_TASK_STATUSES, ...RUNNING_TASK_STATUSES], to: ['failed'], set: (_task, input) => ({ deadlineAt: null, result: failure(input) }) },
   /** No worker completed it within the attempts allowed. */
   abandon: { from: RUNNING_TASK_STATUSES, to: ['failed'], set: (_task, input) => ({ deadlineAt: null, result: failure(input) }) },
+  /**
+   * An import whose bytes are already in storage (the signed upload, a base64
+   * file the gateway stored) is finished when the job starts, from what the
+   * store says of the file: no worker has anything left to bring in.
+   */
+  receive: {
+    from: ['waiting_upload', 'waiting'],
+    to: ['finished'],
+    set: (_task, input) => ({ deadlineAt: null, output: input.output ?? null, result: input.result ?? null }),
+  },
   /** export/webhook: nothing runs now; the dispatcher notifies the target once the job ends. */
   settle: { from: ['waiting_input'], to: ['finished'], set: () => ({}) },
   /** The job ended before the task ran. */

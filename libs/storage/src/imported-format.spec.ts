@@ -3,15 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { create } from '@bufbuild/protobuf';
-import { TaskWorkSchema } from '@transmute/contracts';
-import { FsStorage } from '@transmute/storage';
-import { reportedFormat } from './reported-format';
+import { FsStorage } from './fs-storage';
+import { importedFileFormat } from './imported-format';
 
 const KEY = 'imports/abc/source';
 const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'binary'), Buffer.alloc(64)]);
 
-describe('reportedFormat', () => {
+describe('importedFileFormat', () => {
   let root: string;
   let storage: FsStorage;
   beforeEach(async () => {
@@ -22,7 +20,7 @@ describe('reportedFormat', () => {
 
   const report = async (bytes: Buffer, filename: string, inputFormat = '') => {
     await storage.put(KEY, Readable.from([bytes]));
-    return reportedFormat(create(TaskWorkSchema, { taskName: 'in', inputFormat }), { key: KEY, filename, size: bytes.length }, storage);
+    return importedFileFormat({ inputFormat, filename, key: KEY }, storage);
   };
 
   it('recognises the content when the name has no extension', async () => {

@@ -56,6 +56,11 @@ describe('ffmpegArgs', () => {
     expect(after(args('mpg', {}, { ...source, fps: 29.97 }), '-r')).toBeUndefined();
   });
 
+  it('makes the frames of the asked rate with the fps filter, which variable-rate muxers (FLV, MPEG-TS, GIF) need', () => {
+    for (const format of ['flv', 'ts', 'gif', 'mkv']) expect([format, after(args(format, { fps: 50 }), '-vf')]).toEqual([format, expect.stringMatching(/(^|,)fps=50$/)]);
+    expect(after(args('mkv'), '-vf') ?? '').not.toContain('fps=');
+  });
+
   it('scales keeping proportions when one side is given, then to the sides the codec needs', () => {
     expect(after(args('mp4', { width: 640 }), '-vf')).toBe('scale=640:-2,scale=trunc(iw/2)*2:trunc(ih/2)*2');
     expect(after(args('rm', {}), '-vf')).toBe('scale=trunc(iw/16)*16:trunc(ih/16)*16');

@@ -45,10 +45,12 @@ function videoArgs({ profile, settings, source }: FfmpegPlan): string[] {
   const args = ['-c:v', codec.encoder, ...(codec.args ?? [])];
   const tag = video.tags?.[name];
   if (tag) args.push('-tag:v', tag);
+  const fps = video.fixedFps ?? settings.fps ?? (codec.standardFps ? nearestStandardFps(source.fps) : undefined);
   const filters = sizeFilters(video.fixedSize, settings, codec.multipleOf ?? 1);
+  // -r alone only retimes for muxers of variable-rate formats (FLV, MPEG-TS, GIF): the fps filter makes the frames.
+  if (fps !== undefined) filters.push(`fps=${fps}`);
   if (filters.length > 0) args.push('-vf', filters.join(','));
   if (codec.pixFmt) args.push('-pix_fmt', codec.pixFmt);
-  const fps = video.fixedFps ?? settings.fps ?? (codec.standardFps ? nearestStandardFps(source.fps) : undefined);
   if (fps !== undefined) args.push('-r', String(fps));
   args.push(...rateArgs(codec, settings));
   args.push(...presetArgs(codec, settings.preset ?? 'medium'));

@@ -61,6 +61,13 @@ describe('ffmpegArgs', () => {
     expect(after(args('mkv'), '-vf') ?? '').not.toContain('fps=');
   });
 
+  it("holds libavcodec's own encoders to a tenth of the target bitrate, and leaves x264 its own rate control", () => {
+    expect(after(args('avi', { rate_control: 'bitrate', video_bitrate: 150 }), '-bt')).toBe('15k');
+    expect(after(args('mpg', { video_bitrate: 1500 }), '-bt')).toBe('150k');
+    expect(after(args('mp4', { rate_control: 'bitrate', video_bitrate: 150 }), '-bt')).toBeUndefined();
+    expect(after(args('avi'), '-bt')).toBeUndefined();
+  });
+
   it('scales keeping proportions when one side is given, then to the sides the codec needs', () => {
     expect(after(args('mp4', { width: 640 }), '-vf')).toBe('scale=640:-2,scale=trunc(iw/2)*2:trunc(ih/2)*2');
     expect(after(args('rm', {}), '-vf')).toBe('scale=trunc(iw/16)*16:trunc(ih/16)*16');

@@ -77,8 +77,10 @@ function rateArgs(codec: VideoCodec, settings: MediaSettings): string[] {
   if (codec.crf && settings.rateControl === 'crf') {
     return ['-crf', String(settings.crf ?? codec.crf.default), ...(codec.crf.args ?? [])];
   }
-  if (codec.bitrate && settings.videoBitrateKbps) return ['-b:v', `${settings.videoBitrateKbps}k`];
-  return [];
+  if (!codec.bitrate || !settings.videoBitrateKbps) return [];
+  const target = ['-b:v', `${settings.videoBitrateKbps}k`];
+  // libavcodec's own encoders drift within a tolerance of 4 Mbit/s by default: 150k asked came out at 420k.
+  return codec.rateTolerance ? [...target, '-bt', `${Math.ceil(settings.videoBitrateKbps * codec.rateTolerance)}k`] : target;
 }
 
 function presetArgs(codec: VideoCodec, preset: Preset): string[] {

@@ -16,7 +16,14 @@ export interface VideoCodec {
   /** Pixel format players expect; without it, RGB sources would make 4:4:4 streams many players reject. */
   pixFmt?: string;
   /** Constant-quality scale, when the encoder has one. */
-  crf?: { min: number; max: number; default: number; args?: readonly string[] };
+  crf?: {
+    min: number;
+    max: number;
+    default: number;
+    args?: readonly string[];
+    /** The CRF is also the best quantizer any frame may use (-qmin): without it VP8 codes key frames at its best whatever the CRF. */
+    floor?: boolean;
+  };
   preset?: PresetStyle;
   /** False for encoders with a fixed or intrinsic rate (DV, raw, GIF). */
   bitrate: boolean;
@@ -63,7 +70,8 @@ export const VIDEO_CODECS = {
     encoder: 'libvpx',
     pixFmt: 'yuv420p',
     // libvpx's VP8 caps quality by the bitrate even with -crf; a generous cap lets the crf decide.
-    crf: { min: 4, max: 63, default: 10, args: ['-b:v', '10M'] },
+    // Its first frame came out at 52.8 dB PSNR at CRF 16 and 51 alike: the floor holds key frames to the CRF too.
+    crf: { min: 4, max: 63, default: 10, args: ['-b:v', '10M'], floor: true },
     preset: 'vpx',
     bitrate: true,
     multipleOf: 2,

@@ -33,6 +33,8 @@ describe('ffmpegArgs', () => {
     ['a codec the container does not take falls back to its default', 'webm', { video_codec: 'h264' }, { '-c:v': 'libvpx-vp9' }],
     ['bitrate rate control drops the CRF', 'mp4', { rate_control: 'bitrate', video_bitrate: 800 }, { '-b:v': '800k', '-crf': undefined }],
     ['a bitrate without bitrate rate control is ignored', 'mp4', { video_bitrate: 800 }, { '-b:v': undefined, '-crf': '23' }],
+    ['VP8 holds every frame, key frames too, to the CRF', 'webm', { video_codec: 'vp8', crf: 30 }, { '-crf': '30', '-qmin': '30', '-b:v': '10M' }],
+    ['VP9 takes the CRF alone', 'webm', { crf: 30 }, { '-crf': '30', '-qmin': undefined }],
     ['HEVC in MP4 is tagged hvc1', 'mp4', { video_codec: 'hevc' }, { '-c:v': 'libx265', '-tag:v': 'hvc1' }],
     ['a VP9 preset maps to cpu-used', 'webm', { preset: 'veryslow' }, { '-deadline': 'good', '-cpu-used': '2' }],
     ['an AV1 preset maps to the SVT-AV1 scale', 'mp4', { video_codec: 'av1', preset: 'ultrafast' }, { '-preset': '13' }],

@@ -75,7 +75,8 @@ function sizeFilters(fixed: readonly [number, number] | undefined, settings: Med
 
 function rateArgs(codec: VideoCodec, settings: MediaSettings): string[] {
   if (codec.crf && settings.rateControl === 'crf') {
-    return ['-crf', String(settings.crf ?? codec.crf.default), ...(codec.crf.args ?? [])];
+    const crf = String(settings.crf ?? codec.crf.default);
+    return ['-crf', crf, ...(codec.crf.args ?? []), ...(codec.crf.floor ? ['-qmin', crf] : [])];
   }
   if (!codec.bitrate || !settings.videoBitrateKbps) return [];
   const target = ['-b:v', `${settings.videoBitrateKbps}k`];

@@ -70,6 +70,15 @@ describe('ffmpegArgs', () => {
     expect(after(args('avi'), '-bt')).toBeUndefined();
   });
 
+  it("cuts a container's padded sound at its stated length (GXF), counted from a trimmed start, and leaves its video alone", () => {
+    const padded: MediaProbe = { ...source, durationSec: 3, paddedAudio: true };
+    expect(after(args('mp3', {}, padded), '-af')).toBe('atrim=end=3');
+    expect(after(args('mp4', { trim_start: 1 }, padded), '-af')).toBe('atrim=end=2');
+    expect(after(args('dv', {}, padded), '-af')).toBe('atrim=end=3,aresample=async=1:first_pts=0');
+    expect(after(args('mp4', {}, padded), '-t')).toBeUndefined();
+    expect(after(args('mp3'), '-af')).toBeUndefined();
+  });
+
   it('scales keeping proportions when one side is given, then to the sides the codec needs', () => {
     expect(after(args('mp4', { width: 640 }), '-vf')).toBe('scale=640:-2,scale=trunc(iw/2)*2:trunc(ih/2)*2');
     expect(after(args('rm', {}), '-vf')).toBe('scale=trunc(iw/16)*16:trunc(ih/16)*16');

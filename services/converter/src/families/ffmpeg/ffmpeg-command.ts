@@ -108,12 +108,23 @@ function nearestStandardFps(fps: number | undefined): number | undefined {
   return FRAME_RATES.reduce((best, rate) => (Math.abs(rate - fps) < Math.abs(best - fps) ? rate : best), FRAME_RATES[0]);
 }
 
+/**
+ * Cuts sound a container padded past its stated length (GXF) at that length.
+ * Only the sound: its video frames carry no timestamps, and a -t there dropped the last one.
+ */
+function paddingCut(settings: MediaSettings, source: MediaProbe): string | undefined {
+  if (!source.paddedAudio || source.durationSec === undefined) return undefined;
+  // -ss before the input starts the timestamps at 0 again.
+  return `atrim=end=${source.durationSec - (settings.trimStartSec ?? 0)}`;
+}
+
 function audioArgs({ profile, settings, source }: FfmpegPlan): string[] {
   const audio = profile.audio!;
   const name = settings.audioCodec ?? audio.codecs[0];
   const codec = AUDIO_CODECS[name] as { encoder: string; args?: readonly string[]; maxChannels?: number };
   const args = ['-c:a', codec.encoder, ...(codec.args ?? [])];
-  if (audio.filter) args.push('-af', audio.filter);
+  const filters = [paddingCut(settings, source), audio.filter].filter((filter) => filter !== undefined);
+  if (filters.length > 0) args.push('-af', filters.join(','));
   const rate = audio.fixedSampleRate ?? settings.sampleRate;
   if (rate !== undefined && (audio.fixedSampleRate !== undefined || sampleRates(name).includes(rate))) args.push('-ar', String(rate));
   // The channel count is always stated: some decoders (Speex) give no layout, and AAC refuses a count without one.

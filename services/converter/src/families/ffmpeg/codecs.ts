@@ -16,15 +16,31 @@ export interface VideoCodec {
   /** Pixel format players expect; without it, RGB sources would make 4:4:4 streams many players reject. */
   pixFmt?: string;
   /** Constant-quality scale, when the encoder has one. */
-  crf?: { min: number; max: number; default: number; args?: readonly string[] };
+  crf?: {
+    min: number;
+    max: number;
+    default: number;
+    args?: readonly string[];
+    /** The CRF is also the best quantizer any frame may use (-qmin): without it VP8 codes key frames at its best whatever the CRF. */
+    floor?: boolean;
+  };
   preset?: PresetStyle;
   /** False for encoders with a fixed or intrinsic rate (DV, raw, GIF). */
   bitrate: boolean;
+  /**
+   * libavcodec's own encoders: the share of the target bitrate the rate may
+   * stray by (-bt). Their default tolerance, 4 Mbit/s, let 150 kbit/s asked
+   * come out at 420-440; a tenth holds them within 10% of it.
+   */
+  rateTolerance?: number;
   /** MPEG-1/2 only accept the standard broadcast frame rates. */
   standardFps?: boolean;
   /** Frame sides must be a multiple of this (2 for 4:2:0). */
   multipleOf?: number;
 }
+
+/** How far libavcodec's own encoders may stray from a target bitrate (see `rateTolerance`). */
+const LAVC_TOLERANCE = 0.1;
 
 export const VIDEO_CODECS = {
   h264: { label: 'H.264 / AVC', encoder: 'libx264', pixFmt: 'yuv420p', crf: { min: 0, max: 51, default: 23 }, preset: 'x26x', bitrate: true, multipleOf: 2 },
@@ -54,32 +70,33 @@ export const VIDEO_CODECS = {
     encoder: 'libvpx',
     pixFmt: 'yuv420p',
     // libvpx's VP8 caps quality by the bitrate even with -crf; a generous cap lets the crf decide.
-    crf: { min: 4, max: 63, default: 10, args: ['-b:v', '10M'] },
+    // Its first frame came out at 52.8 dB PSNR at CRF 16 and 51 alike: the floor holds key frames to the CRF too.
+    crf: { min: 4, max: 63, default: 10, args: ['-b:v', '10M'], floor: true },
     preset: 'vpx',
     bitrate: true,
     multipleOf: 2,
   },
   av1: { label: 'AV1', encoder: 'libsvtav1', pixFmt: 'yuv420p', crf: { min: 0, max: 63, default: 35 }, preset: 'svtav1', bitrate: true, multipleOf: 2 },
-  mpeg4: { label: 'MPEG-4 Part 2', encoder: 'mpeg4', pixFmt: 'yuv420p', bitrate: true, multipleOf: 2 },
-  divx: { label: 'MPEG-4 Part 2 (DivX tag)', encoder: 'mpeg4', args: ['-vtag', 'DIVX'], pixFmt: 'yuv420p', bitrate: true, multipleOf: 2 },
-  xvid: { label: 'MPEG-4 Part 2 (Xvid tag)', encoder: 'mpeg4', args: ['-vtag', 'XVID'], pixFmt: 'yuv420p', bitrate: true, multipleOf: 2 },
-  mpeg1video: { label: 'MPEG-1', encoder: 'mpeg1video', pixFmt: 'yuv420p', bitrate: true, standardFps: true, multipleOf: 2 },
-  mpeg2video: { label: 'MPEG-2', encoder: 'mpeg2video', pixFmt: 'yuv420p', bitrate: true, standardFps: true, multipleOf: 2 },
+  mpeg4: { label: 'MPEG-4 Part 2', encoder: 'mpeg4', pixFmt: 'yuv420p', bitrate: true, rateTolerance: LAVC_TOLERANCE, multipleOf: 2 },
+  divx: { label: 'MPEG-4 Part 2 (DivX tag)', encoder: 'mpeg4', args: ['-vtag', 'DIVX'], pixFmt: 'yuv420p', bitrate: true, rateTolerance: LAVC_TOLERANCE, multipleOf: 2 },
+  xvid: { label: 'MPEG-4 Part 2 (Xvid tag)', encoder: 'mpeg4', args: ['-vtag', 'XVID'], pixFmt: 'yuv420p', bitrate: true, rateTolerance: LAVC_TOLERANCE, multipleOf: 2 },
+  mpeg1video: { label: 'MPEG-1', encoder: 'mpeg1video', pixFmt: 'yuv420p', bitrate: true, rateTolerance: LAVC_TOLERANCE, standardFps: true, multipleOf: 2 },
+  mpeg2video: { label: 'MPEG-2', encoder: 'mpeg2video', pixFmt: 'yuv420p', bitrate: true, rateTolerance: LAVC_TOLERANCE, standardFps: true, multipleOf: 2 },
   theora: { label: 'Theora', encoder: 'libtheora', pixFmt: 'yuv420p', bitrate: true, multipleOf: 2 },
-  msmpeg4v3: { label: 'MS MPEG-4 v3', encoder: 'msmpeg4', pixFmt: 'yuv420p', bitrate: true, multipleOf: 2 },
-  wmv2: { label: 'Windows Media Video 8', encoder: 'wmv2', pixFmt: 'yuv420p', bitrate: true, multipleOf: 2 },
-  wmv1: { label: 'Windows Media Video 7', encoder: 'wmv1', pixFmt: 'yuv420p', bitrate: true, multipleOf: 2 },
-  flv1: { label: 'Sorenson Spark (FLV1)', encoder: 'flv', pixFmt: 'yuv420p', bitrate: true, multipleOf: 2 },
-  mjpeg: { label: 'Motion JPEG', encoder: 'mjpeg', pixFmt: 'yuvj420p', bitrate: true, multipleOf: 2 },
+  msmpeg4v3: { label: 'MS MPEG-4 v3', encoder: 'msmpeg4', pixFmt: 'yuv420p', bitrate: true, rateTolerance: LAVC_TOLERANCE, multipleOf: 2 },
+  wmv2: { label: 'Windows Media Video 8', encoder: 'wmv2', pixFmt: 'yuv420p', bitrate: true, rateTolerance: LAVC_TOLERANCE, multipleOf: 2 },
+  wmv1: { label: 'Windows Media Video 7', encoder: 'wmv1', pixFmt: 'yuv420p', bitrate: true, rateTolerance: LAVC_TOLERANCE, multipleOf: 2 },
+  flv1: { label: 'Sorenson Spark (FLV1)', encoder: 'flv', pixFmt: 'yuv420p', bitrate: true, rateTolerance: LAVC_TOLERANCE, multipleOf: 2 },
+  mjpeg: { label: 'Motion JPEG', encoder: 'mjpeg', pixFmt: 'yuvj420p', bitrate: true, rateTolerance: LAVC_TOLERANCE, multipleOf: 2 },
   prores: { label: 'Apple ProRes 422', encoder: 'prores_ks', pixFmt: 'yuv422p10le', bitrate: false, multipleOf: 2 },
   ffv1: { label: 'FFV1 (lossless)', encoder: 'ffv1', bitrate: false },
-  h263: { label: 'H.263', encoder: 'h263', pixFmt: 'yuv420p', bitrate: true, multipleOf: 2 },
-  h261: { label: 'H.261', encoder: 'h261', pixFmt: 'yuv420p', bitrate: true, multipleOf: 2 },
-  rv10: { label: 'RealVideo 1.0', encoder: 'rv10', pixFmt: 'yuv420p', bitrate: true, multipleOf: 16 },
-  rv20: { label: 'RealVideo 2.0', encoder: 'rv20', pixFmt: 'yuv420p', bitrate: true, multipleOf: 16 },
+  h263: { label: 'H.263', encoder: 'h263', pixFmt: 'yuv420p', bitrate: true, rateTolerance: LAVC_TOLERANCE, multipleOf: 2 },
+  h261: { label: 'H.261', encoder: 'h261', pixFmt: 'yuv420p', bitrate: true, rateTolerance: LAVC_TOLERANCE, multipleOf: 2 },
+  rv10: { label: 'RealVideo 1.0', encoder: 'rv10', pixFmt: 'yuv420p', bitrate: true, rateTolerance: LAVC_TOLERANCE, multipleOf: 16 },
+  rv20: { label: 'RealVideo 2.0', encoder: 'rv20', pixFmt: 'yuv420p', bitrate: true, rateTolerance: LAVC_TOLERANCE, multipleOf: 16 },
   dvvideo: { label: 'DV', encoder: 'dvvideo', pixFmt: 'yuv420p', bitrate: false },
   cinepak: { label: 'Cinepak', encoder: 'cinepak', bitrate: false, multipleOf: 4 },
-  amv: { label: 'AMV', encoder: 'amv', pixFmt: 'yuvj420p', bitrate: true, multipleOf: 16 },
+  amv: { label: 'AMV', encoder: 'amv', pixFmt: 'yuvj420p', bitrate: true, rateTolerance: LAVC_TOLERANCE, multipleOf: 16 },
   // The y4m muxer takes decoded frames as they are (wrapped_avframe), not rawvideo packets.
   rawvideo: { label: 'Uncompressed', encoder: 'wrapped_avframe', pixFmt: 'yuv420p', bitrate: false, multipleOf: 2 },
   gif: { label: 'GIF', encoder: 'gif', bitrate: false },

@@ -33,6 +33,8 @@ describe('ffmpegArgs', () => {
     ['a codec the container does not take falls back to its default', 'webm', { video_codec: 'h264' }, { '-c:v': 'libvpx-vp9' }],
     ['bitrate rate control drops the CRF', 'mp4', { rate_control: 'bitrate', video_bitrate: 800 }, { '-b:v': '800k', '-crf': undefined }],
     ['a bitrate without bitrate rate control is ignored', 'mp4', { video_bitrate: 800 }, { '-b:v': undefined, '-crf': '23' }],
+    ['VP8 holds every frame, key frames too, to the CRF', 'webm', { video_codec: 'vp8', crf: 30 }, { '-crf': '30', '-qmin': '30', '-b:v': '10M' }],
+    ['VP9 takes the CRF alone', 'webm', { crf: 30 }, { '-crf': '30', '-qmin': undefined }],
     ['HEVC in MP4 is tagged hvc1', 'mp4', { video_codec: 'hevc' }, { '-c:v': 'libx265', '-tag:v': 'hvc1' }],
     ['a VP9 preset maps to cpu-used', 'webm', { preset: 'veryslow' }, { '-deadline': 'good', '-cpu-used': '2' }],
     ['an AV1 preset maps to the SVT-AV1 scale', 'mp4', { video_codec: 'av1', preset: 'ultrafast' }, { '-preset': '13' }],
@@ -54,6 +56,27 @@ describe('ffmpegArgs', () => {
   it('moves a 15 fps source to the nearest rate MPEG-2 codes', () => {
     expect(after(args('mpg', {}, { ...source, fps: 15 }), '-r')).toBe('24');
     expect(after(args('mpg', {}, { ...source, fps: 29.97 }), '-r')).toBeUndefined();
+  });
+
+  it('makes the frames of the asked rate with the fps filter, which variable-rate muxers (FLV, MPEG-TS, GIF) need', () => {
+    for (const format of ['flv', 'ts', 'gif', 'mkv']) expect([format, after(args(format, { fps: 50 }), '-vf')]).toEqual([format, expect.stringMatching(/(^|,)fps=50$/)]);
+    expect(after(args('mkv'), '-vf') ?? '').not.toContain('fps=');
+  });
+
+  it("holds libavcodec's own encoders to a tenth of the target bitrate, and leaves x264 its own rate control", () => {
+    expect(after(args('avi', { rate_control: 'bitrate', video_bitrate: 150 }), '-bt')).toBe('15k');
+    expect(after(args('mpg', { video_bitrate: 1500 }), '-bt')).toBe('150k');
+    expect(after(args('mp4', { rate_control: 'bitrate', video_bitrate: 150 }), '-bt')).toBeUndefined();
+    expect(after(args('avi'), '-bt')).toBeUndefined();
+  });
+
+  it("cuts a container's padded sound at its stated length (GXF), counted from a trimmed start, and leaves its video alone", () => {
+    const padded: MediaProbe = { ...source, durationSec: 3, paddedAudio: true };
+    expect(after(args('mp3', {}, padded), '-af')).toBe('atrim=end=3');
+    expect(after(args('mp4', { trim_start: 1 }, padded), '-af')).toBe('atrim=end=2');
+    expect(after(args('dv', {}, padded), '-af')).toBe('atrim=end=3,aresample=async=1:first_pts=0');
+    expect(after(args('mp4', {}, padded), '-t')).toBeUndefined();
+    expect(after(args('mp3'), '-af')).toBeUndefined();
   });
 
   it('scales keeping proportions when one side is given, then to the sides the codec needs', () => {

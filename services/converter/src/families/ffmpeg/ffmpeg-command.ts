@@ -45,10 +45,12 @@ function videoArgs({ profile, settings, source }: FfmpegPlan): string[] {
   const args = ['-c:v', codec.encoder, ...(codec.args ?? [])];
   const tag = video.tags?.[name];
   if (tag) args.push('-tag:v', tag);
+  const fps = video.fixedFps ?? settings.fps ?? (codec.standardFps ? nearestStandardFps(source.fps) : undefined);
   const filters = sizeFilters(video.fixedSize, settings, codec.multipleOf ?? 1);
+  // -r alone only retimes for muxers of variable-rate formats (FLV, MPEG-TS, GIF): the fps filter makes the frames.
+  if (fps !== undefined) filters.push(`fps=${fps}`);
   if (filters.length > 0) args.push('-vf', filters.join(','));
   if (codec.pixFmt) args.push('-pix_fmt', codec.pixFmt);
-  const fps = video.fixedFps ?? settings.fps ?? (codec.standardFps ? nearestStandardFps(source.fps) : undefined);
   if (fps !== undefined) args.push('-r', String(fps));
   args.push(...rateArgs(codec, settings));
   args.push(...presetArgs(codec, settings.preset ?? 'medium'));
@@ -73,10 +75,13 @@ function sizeFilters(fixed: readonly [number, number] | undefined, settings: Med
 
 function rateArgs(codec: VideoCodec, settings: MediaSettings): string[] {
   if (codec.crf && settings.rateControl === 'crf') {
-    return ['-crf', String(settings.crf ?? codec.crf.default), ...(codec.crf.args ?? [])];
+    const crf = String(settings.crf ?? codec.crf.default);
+    return ['-crf', crf, ...(codec.crf.args ?? []), ...(codec.crf.floor ? ['-qmin', crf] : [])];
   }
-  if (codec.bitrate && settings.videoBitrateKbps) return ['-b:v', `${settings.videoBitrateKbps}k`];
-  return [];
+  if (!codec.bitrate || !settings.videoBitrateKbps) return [];
+  const target = ['-b:v', `${settings.videoBitrateKbps}k`];
+  // libavcodec's own encoders drift within a tolerance of 4 Mbit/s by default: 150k asked came out at 420k.
+  return codec.rateTolerance ? [...target, '-bt', `${Math.ceil(settings.videoBitrateKbps * codec.rateTolerance)}k`] : target;
 }
 
 function presetArgs(codec: VideoCodec, preset: Preset): string[] {
@@ -103,12 +108,23 @@ function nearestStandardFps(fps: number | undefined): number | undefined {
   return FRAME_RATES.reduce((best, rate) => (Math.abs(rate - fps) < Math.abs(best - fps) ? rate : best), FRAME_RATES[0]);
 }
 
+/**
+ * Cuts sound a container padded past its stated length (GXF) at that length.
+ * Only the sound: its video frames carry no timestamps, and a -t there dropped the last one.
+ */
+function paddingCut(settings: MediaSettings, source: MediaProbe): string | undefined {
+  if (!source.paddedAudio || source.durationSec === undefined) return undefined;
+  // -ss before the input starts the timestamps at 0 again.
+  return `atrim=end=${source.durationSec - (settings.trimStartSec ?? 0)}`;
+}
+
 function audioArgs({ profile, settings, source }: FfmpegPlan): string[] {
   const audio = profile.audio!;
   const name = settings.audioCodec ?? audio.codecs[0];
   const codec = AUDIO_CODECS[name] as { encoder: string; args?: readonly string[]; maxChannels?: number };
   const args = ['-c:a', codec.encoder, ...(codec.args ?? [])];
-  if (audio.filter) args.push('-af', audio.filter);
+  const filters = [paddingCut(settings, source), audio.filter].filter((filter) => filter !== undefined);
+  if (filters.length > 0) args.push('-af', filters.join(','));
   const rate = audio.fixedSampleRate ?? settings.sampleRate;
   if (rate !== undefined && (audio.fixedSampleRate !== undefined || sampleRates(name).includes(rate))) args.push('-ar', String(rate));
   // The channel count is always stated: some decoders (Speex) give no layout, and AAC refuses a count without one.

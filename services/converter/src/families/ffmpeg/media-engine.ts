@@ -9,6 +9,12 @@ import { mediaSettings } from './media-settings';
 const PROBE_TIMEOUT_MS = 60_000;
 /** Demuxers of raw streams whose frames all come out with colliding timestamps: ffmpeg kept 3 of 25 Dirac frames. */
 const UNTIMED_DEMUXERS = new Set(['dirac']);
+/**
+ * Demuxers of containers whose sound comes in fixed-size packets, the last
+ * padded with silence: GXF's 64 KiB packets made a 1 s recording play 1.37 s.
+ * Only the length the container states is real.
+ */
+export const PADDED_AUDIO_DEMUXERS = new Set(['gxf']);
 const CONVERT_TIMEOUT_MS = 60 * 60_000;
 
 /** Reads what an input holds; a file ffprobe cannot open is the input's fault, so the failure is permanent. */
@@ -40,6 +46,7 @@ export async function probeMedia(path: string, format: string, signal: AbortSign
     hasAudio: audio !== undefined,
     audioChannels: audio?.channels,
     untimed: UNTIMED_DEMUXERS.has(parsed.format?.format_name ?? ''),
+    paddedAudio: audio !== undefined && PADDED_AUDIO_DEMUXERS.has(parsed.format?.format_name ?? ''),
   };
 }
 

@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
 import { AUDIO_OUTPUTS } from '../audio/audio-formats';
 import { VIDEO_OUTPUTS } from '../video/video-formats';
 import { mediaContentCheck } from './media-fidelity';
+import { writeMediaSample } from './media-proof';
 
 /** The media content check must fail a truncated, silent, off-pitch or black output. */
 describe('media content check', () => {
@@ -35,6 +36,20 @@ describe('media content check', () => {
     await ffmpeg(['-f', 'lavfi', '-i', 'anullsrc=r=44100:cl=stereo', '-t', '1', silent]);
     expect(failed(await check({ inputFormat: 'wav', outputFormat: 'flac' }, source, silent, signal()))).toEqual(expect.arrayContaining(['tone', 'level']));
     expect(failed(await check({ inputFormat: 'wav', outputFormat: 'flac' }, source, await tone('high.flac', 1, 880), signal()))).toEqual(['tone']);
+  });
+
+  it('reads a GXF source to its stated end, not into the silence its last sound packet is padded with, and fails an output that keeps that silence', async () => {
+    const gxfDir = join(dir, 'gxf');
+    await mkdir(gxfDir);
+    const source = await writeMediaSample('gxf', VIDEO_OUTPUTS['gxf']!, gxfDir, signal());
+    const kept = join(dir, 'padded.mp3');
+    await ffmpeg(['-i', source, '-map', '0:a:0', kept]);
+    const findings = await check({ inputFormat: 'gxf', outputFormat: 'mp3' }, source, kept, signal());
+    expect(failed(findings)).toEqual(expect.arrayContaining(['duration']));
+    expect(findings.find((finding) => finding.check === 'duration')?.detail).toMatch(/^source 0\.9\d+ s/);
+    const cut = join(dir, 'cut.mp3');
+    await ffmpeg(['-i', source, '-map', '0:a:0', '-af', 'atrim=end=1', cut]);
+    expect(failed(await check({ inputFormat: 'gxf', outputFormat: 'mp3' }, source, cut, signal()))).toEqual([]);
   });
 
   it('fails a video whose first frame is black, and one of another size', async () => {

@@ -5,6 +5,7 @@ import { runEngine } from '../../engine/run-engine';
 import { type ContentCheck, Findings } from '../../matrix/fidelity/findings';
 import { formatDb, psnr, readRgba, resized } from '../../matrix/fidelity/pixels';
 import { AUDIO_CODECS } from './codecs';
+import { PADDED_AUDIO_DEMUXERS } from './media-engine';
 import type { OutputProfile } from './media-profile';
 import { sampleRates } from './media-settings';
 
@@ -29,6 +30,8 @@ export interface MediaFacts {
   durationSec?: number;
   video?: { width: number; height: number; fps: number };
   audio?: { sampleRate: number; channels: number };
+  /** Where the sound ends, for a container that pads it with silence past its stated length (GXF). */
+  audioEndSec?: number;
 }
 
 /** What ffprobe reads from a file: its length, the first video and audio streams. */
@@ -40,7 +43,7 @@ export async function probeFacts(path: string, signal: AbortSignal): Promise<Med
       'error',
       '-count_frames',
       '-show_entries',
-      'format=duration:stream=codec_type,width,height,r_frame_rate,avg_frame_rate,sample_rate,channels,duration,nb_read_frames',
+      'format=duration,format_name:stream=codec_type,width,height,r_frame_rate,avg_frame_rate,sample_rate,channels,duration,nb_read_frames',
       '-of',
       'json',
       path,
@@ -49,7 +52,7 @@ export async function probeFacts(path: string, signal: AbortSignal): Promise<Med
     signal,
   });
   const probe = JSON.parse(stdout) as {
-    format?: { duration?: string };
+    format?: { duration?: string; format_name?: string };
     streams?: {
       codec_type?: string;
       width?: number;
@@ -68,10 +71,13 @@ export async function probeFacts(path: string, signal: AbortSignal): Promise<Med
   const frames = Number(video?.nb_read_frames);
   // Counted frames are the surest length of a video stream (raw MPEG headers state a wrong one).
   const duration = (fps && frames ? frames / fps : 0) || Number(probe.format?.duration) || Number(audio?.duration) || Number(video?.duration) || NaN;
+  const stated = Number(probe.format?.duration);
+  const padded = audio !== undefined && PADDED_AUDIO_DEMUXERS.has(probe.format?.format_name ?? '') && stated > 0;
   return {
     durationSec: Number.isFinite(duration) ? duration : undefined,
     video: video ? { width: video.width ?? 0, height: video.height ?? 0, fps } : undefined,
     audio: audio ? { sampleRate: Number(audio.sample_rate), channels: audio.channels ?? 0 } : undefined,
+    ...(padded ? { audioEndSec: stated } : {}),
   };
 }
 
@@ -89,13 +95,17 @@ export interface Tone {
   seconds: number;
 }
 
-/** The first audio stream as mono 16-bit PCM: its pitch by zero crossings, and its level. */
-export async function measureTone(path: string, dir: string, signal: AbortSignal): Promise<Tone> {
+/** The first audio stream as mono 16-bit PCM (up to `untilSec` when given): its pitch by zero crossings, and its level. */
+export async function measureTone(path: string, dir: string, signal: AbortSignal, untilSec?: number): Promise<Tone> {
   const pcm = join(dir, `tone-${Math.random().toString(36).slice(2)}.raw`);
   const sampleRate = 16000;
   await runEngine({
     command: 'ffmpeg',
-    args: ['-nostdin', '-hide_banner', '-loglevel', 'error', '-i', path, '-map', '0:a:0', '-ac', '1', '-ar', String(sampleRate), '-f', 's16le', '-c:a', 'pcm_s16le', '-'],
+    args: [
+      ...['-nostdin', '-hide_banner', '-loglevel', 'error', '-i', path, '-map', '0:a:0'],
+      ...(untilSec !== undefined ? ['-t', String(untilSec)] : []),
+      ...['-ac', '1', '-ar', String(sampleRate), '-f', 's16le', '-c:a', 'pcm_s16le', '-'],
+    ],
     stdoutFile: pcm,
     timeoutMs: TIMEOUT_MS,
     signal,
@@ -150,7 +160,9 @@ export function mediaContentCheck(profileOf: (outputFormat: string) => OutputPro
         const decoded = await decodeSource?.(inputFormat, path, signal);
         const readable = decoded?.path ?? path;
         const facts = await probeFacts(readable, signal);
-        return { facts, tone: facts.audio ? await measureTone(readable, dirname(path), signal) : undefined, decodedBy: decoded?.reader };
+        // A padded container's silence past its stated end is no part of the source (the engine cuts it too).
+        const tone = facts.audio ? await measureTone(readable, dirname(path), signal, facts.audioEndSec) : undefined;
+        return { facts, tone, decodedBy: decoded?.reader };
       })();
       sources.set(path, known);
       known.catch(() => sources.delete(path));

@@ -28,8 +28,10 @@ function videoOptions(video: NonNullable<OutputProfile['video']>): ConversionOpt
       }),
     );
   }
-  const crf = codecs.find(([, codec]) => codec.crf)?.[1].crf;
+  const crfCodec = codecs.find(([, codec]) => codec.crf);
+  const crf = crfCodec?.[1].crf;
   const bitrate = codecs.some(([, codec]) => codec.bitrate);
+  const presetCodec = codecs.find(([, codec]) => codec.preset);
   if (crf && bitrate) {
     options.push(
       selectOption({
@@ -57,7 +59,7 @@ function videoOptions(video: NonNullable<OutputProfile['video']>): ConversionOpt
         max: crf.max,
         step: 1,
         default: crf.default,
-        appliesWhen: bitrate ? { rate_control: 'crf' } : undefined,
+        appliesWhen: { ...(bitrate ? { rate_control: 'crf' } : {}), ...onlyWith(video.codecs[0], crfCodec?.[0]) },
       }),
     );
   }
@@ -74,7 +76,7 @@ function videoOptions(video: NonNullable<OutputProfile['video']>): ConversionOpt
       }),
     );
   }
-  if (codecs.some(([, codec]) => codec.preset)) {
+  if (presetCodec) {
     options.push(
       selectOption({
         name: 'preset',
@@ -83,6 +85,7 @@ function videoOptions(video: NonNullable<OutputProfile['video']>): ConversionOpt
         group: 'video',
         values: PRESETS.map((preset) => [preset, preset]),
         default: 'medium',
+        appliesWhen: onlyWith(video.codecs[0], presetCodec[0]),
       }),
     );
   }
@@ -118,6 +121,16 @@ function videoOptions(video: NonNullable<OutputProfile['video']>): ConversionOpt
     );
   }
   return options;
+}
+
+/**
+ * The codec an option needs when the container's default codec ignores it
+ * (CRF and presets are x264/x265, libvpx and SVT-AV1 settings; AVI's MPEG-4,
+ * FLV's Sorenson Spark and Ogg's Theora have neither). applies_when names one
+ * value: the first codec that honours the option.
+ */
+function onlyWith(defaultCodec: string, honouring: string | undefined): Record<string, string> | undefined {
+  return honouring === undefined || honouring === defaultCodec ? undefined : { video_codec: honouring };
 }
 
 function audioOptions(audio: NonNullable<OutputProfile['audio']>): ConversionOption[] {

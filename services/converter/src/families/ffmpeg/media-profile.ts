@@ -38,4 +38,6 @@ export interface MediaProbe {
   audioChannels?: number;
   /** A raw stream whose demuxer gives no usable timestamps (Dirac): its frame rate must be stated on input. */
   untimed?: boolean;
+  /** The container pads its last sound packet with silence past its stated length (GXF): the output is cut there. */
+  paddedAudio?: boolean;
 }

@@ -14,6 +14,11 @@ const TRIM_SOURCE_SEC = 3;
 
 const size = async (path: string) => (await stat(path)).size;
 const valuesOf = (pair: PairDeclaration, name: string) => pair.options.find((option) => option.name === name)?.values.map((value) => value.value) ?? [];
+/** The codec another option needs on this pair (its applies_when), as option values. */
+const codecFor = (pair: PairDeclaration, name: string) => {
+  const codec = pair.options.find((option) => option.name === name)?.appliesWhen['video_codec'];
+  return codec === undefined ? {} : { video_codec: codec };
+};
 const rangeOf = (pair: PairDeclaration, name: string) => {
   const option = pair.options.find((candidate) => candidate.name === name);
   return [Number(option?.min ?? 0), Number(option?.max ?? 0)] as const;
@@ -119,9 +124,10 @@ export function mediaOptionChecks(profileOf: (format: string) => OutputProfile |
       option: 'rate_control',
       promise: 'bitrate mode follows the target bitrate; CRF mode lets it vary',
       inputs,
+      // Both runs use the codec CRF needs (H.264 in AVI and FLV, VP8 in Ogg): with the default codec the CRF run would measure nothing.
       runs: (pair) => [
-        { rate_control: 'crf', crf: rangeOf(pair, 'crf')[1] },
-        { rate_control: 'bitrate', video_bitrate: 1500 },
+        { ...codecFor(pair, 'crf'), rate_control: 'crf', crf: rangeOf(pair, 'crf')[1] },
+        { ...codecFor(pair, 'crf'), rate_control: 'bitrate', video_bitrate: 1500 },
       ],
       async verify(run) {
         const findings = new Findings();

@@ -152,6 +152,12 @@ describe('VideoFamily (real ffmpeg)', () => {
     expect(values('webm', 'mp4', 'video_codec')).toEqual(['h264', 'hevc', 'av1', 'vp9', 'mpeg4']);
     expect(options('mp4', 'mkv').find((o) => o.name === 'crf')?.appliesWhen).toEqual({ rate_control: 'crf' });
     expect(options('mp4', 'mkv').find((o) => o.name === 'video_bitrate')?.appliesWhen).toEqual({ rate_control: 'bitrate' });
+    expect(options('mp4', 'mkv').find((o) => o.name === 'preset')?.appliesWhen).toEqual({});
+    // CRF and presets are x264's and libvpx's: where the default codec has neither, they name the codec that does.
+    expect(options('mkv', 'avi').find((o) => o.name === 'crf')?.appliesWhen).toEqual({ rate_control: 'crf', video_codec: 'h264' });
+    expect(options('mkv', 'flv').find((o) => o.name === 'preset')?.appliesWhen).toEqual({ video_codec: 'h264' });
+    expect(options('mkv', 'ogv').find((o) => o.name === 'crf')?.appliesWhen).toEqual({ rate_control: 'crf', video_codec: 'vp8' });
+    expect(options('mkv', 'mpg').some((o) => o.name === 'crf' || o.name === 'preset')).toBe(false);
     expect(options('mp4', 'mp3').map((o) => o.name)).toEqual(['audio_bitrate', 'sample_rate', 'channels', 'trim_start', 'trim_end']);
     // Raw streams hold no sound: no audio targets are listed for them.
     expect(family.pairs().some((p) => p.inputFormat === 'h264' && p.outputFormat === 'mp3')).toBe(false);

@@ -28,7 +28,19 @@ export function videoProof(): FamilyProof {
     family: 'video',
     checkContent: (pair, source, output, signal) => (pair.outputFormat in SUBTITLE_OUTPUTS ? subtitles : media)(pair, source, output, signal),
     optionChecks: mediaOptionChecks(profileOf, ['mkv', 'mp4']),
-    narrowed: [{ option: 'sample_rate', where: 'webm outputs', reason: 'Opus (the default codec) always decodes at 48 kHz: no other rate was measured' }],
+    narrowed: [
+      { option: 'sample_rate', where: 'webm outputs', reason: 'Opus (the default codec) always decodes at 48 kHz: no other rate was measured' },
+      {
+        option: 'crf',
+        where: 'avi and flv outputs (video_codec h264), ogv outputs (video_codec vp8)',
+        reason: 'the default codecs (MPEG-4 Part 2, Sorenson Spark, Theora) have no CRF: the size was identical at both values',
+      },
+      {
+        option: 'preset',
+        where: 'avi and flv outputs (video_codec h264), ogv outputs (video_codec vp8)',
+        reason: 'the default codecs (MPEG-4 Part 2, Sorenson Spark, Theora) have no speed presets: the size was identical at both values',
+      },
+    ],
     async generateSample(inputFormat, dir, signal) {
       if (inputFormat in SUBTITLE_INPUTS) return writeSubtitleSample(inputFormat, dir, signal);
       const profile = VIDEO_OUTPUTS[inputFormat];

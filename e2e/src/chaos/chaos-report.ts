@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { JobOutcome } from './chaos-jobs';
 import type { FaultRecord } from './fault-injector';
 import type { WebhookReceiver } from './loopback-servers';
+import { webhookRepeats } from './webhook-repeats';
 
 export interface FaultImpact {
   fault: string;
@@ -29,8 +30,10 @@ export interface ChaosReport {
   duplicateOutputs: number;
   /** Half-written files left by killed converters (storage garbage, not outputs). */
   partialFiles: number;
-  /** Delivery ids the receiver acknowledged more than once: must be 0. */
+  /** Delivery ids the receiver acknowledged more than once, other than those below: must be 0. */
   duplicateWebhooks: number;
+  /** The same attempt received again because the dispatcher was killed before recording it (at least once, as documented). */
+  webhooksResentAfterKill: number;
   /** Ended jobs with a webhook target whose delivery never arrived. */
   missingWebhooks: number;
   faults: FaultImpact[];
@@ -95,10 +98,15 @@ export async function storedOutputs(storageRoot: string, jobIds: readonly string
   return { duplicates, partials };
 }
 
-export function webhookFindings(outcomes: readonly JobOutcome[], receiver: WebhookReceiver): { duplicates: number; missing: number } {
+export function webhookFindings(
+  outcomes: readonly JobOutcome[],
+  receiver: WebhookReceiver,
+  faults: readonly FaultRecord[],
+): { duplicates: number; resentAfterKill: number; missing: number } {
   const deliveredJobs = new Set(receiver.received.map((delivery) => delivery.jobId));
   const missing = outcomes.filter((outcome) => outcome.status && outcome.plan.webhook !== 'none' && !deliveredJobs.has(outcome.jobId!)).length;
-  return { duplicates: receiver.duplicates().size, missing };
+  const repeats = webhookRepeats(receiver.received, faults);
+  return { duplicates: repeats.unexplained.length, resentAfterKill: repeats.resentAfterDispatcherKill.length, missing };
 }
 
 export function formatReport(report: ChaosReport): string {
@@ -119,6 +127,7 @@ export function formatReport(report: ChaosReport): string {
     `  duplicate outputs   ${report.duplicateOutputs}`,
     `  partial files left  ${report.partialFiles} (half-written by killed converters)`,
     `  duplicate webhooks  ${report.duplicateWebhooks} (delivery ids acknowledged more than once)`,
+    `  resent after kill   ${report.webhooksResentAfterKill} (an attempt answered just before its dispatcher was killed, not yet recorded: at least once, as documented)`,
     `  missing webhooks    ${report.missingWebhooks}`,
     '  faults (kill -> ready; longest stretch without a job ending):',
     ...(report.faults.length === 0 ? ['    (none)'] : []),

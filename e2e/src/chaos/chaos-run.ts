@@ -136,14 +136,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await Promise.all(open.map((outcome) => pollUntilEnded(outcome, context, drainDeadline)));
     // Webhooks of the last jobs are still on their way; one held by a dispatcher when NATS went away comes back after the ack wait.
     const waitedFrom = Date.now();
-    const missingHooks = () => webhookFindings(outcomes, receiver).missing;
+    const missingHooks = () => webhookFindings(outcomes, receiver, records).missing;
     if (missingHooks() > 0) log(`waiting up to ${WEBHOOK_SETTLE_MS / 1000} s for ${missingHooks()} webhook(s) still on their way`);
     while (missingHooks() > 0 && Date.now() - waitedFrom < WEBHOOK_SETTLE_MS) await new Promise((resolve) => setTimeout(resolve, 250));
     log(`webhooks: ${missingHooks()} still missing after ${((Date.now() - waitedFrom) / 1000).toFixed(1)} s`);
 
     const jobIds = outcomes.flatMap((outcome) => (outcome.jobId ? [outcome.jobId] : []));
     const stored = await storedOutputs(join(local.rootDir, 'data', 'storage'), jobIds);
-    const hooks = webhookFindings(outcomes, receiver);
+    const hooks = webhookFindings(outcomes, receiver, records);
     const failedReasons: Record<string, number> = {};
     for (const outcome of outcomes.filter((candidate) => candidate.status === 'failed')) {
       const reason = reasonOf(outcome.error ?? '');
@@ -168,6 +168,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       duplicateOutputs: stored.duplicates,
       partialFiles: stored.partials,
       duplicateWebhooks: hooks.duplicates,
+      webhooksResentAfterKill: hooks.resentAfterKill,
       missingWebhooks: hooks.missing,
       faults: faultImpacts(records, endTimes, Math.max(...endTimes, startedAt)),
       clientRetries: client.retries,

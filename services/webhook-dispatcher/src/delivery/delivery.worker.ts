@@ -20,6 +20,8 @@ import { WebhookSender } from './webhook-sender';
 const EARLY_TOLERANCE_MS = 250;
 /** How soon an attempt that could not be made (accounts or store away) is tried again; it does not count. */
 const NOT_ATTEMPTED_RETRY_MS = 5_000;
+/** How soon a second copy of a message this process is attempting already comes back; by then the log says how it went. */
+const ALREADY_ATTEMPTING_RETRY_MS = 5_000;
 /** How soon an attempt kept in the journal (its log write failed) comes back to have the log written. */
 const JOURNAL_RETRY_MS = 2_000;
 
@@ -53,6 +55,13 @@ function spoken(ms: number): string {
 export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(DeliveryWorker.name);
   private runner?: ConsumerRunner<WebhookDelivery>;
+  /**
+   * Deliveries this process is attempting now. After NATS restarts, JetStream
+   * can hand out a message again while its first delivery is still being
+   * attempted here; both would find the log pending and send (seen in the
+   * chaos run). The second waits instead, and then finds the log settled.
+   */
+  private readonly attempting = new Set<string>();
 
   constructor(
     private readonly consumers: ConsumerRunners,
@@ -81,7 +90,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         if (!delivery.job || !delivery.deliveryId) throw new Error('no job or delivery id');
         return delivery;
       },
-      handle: (delivery) => this.attempt(delivery),
+      handle: (delivery) => this.attemptOnce(delivery),
       onError: (error, delivery) => this.notAttempted(error, delivery),
       deadLetter: (givenUp) => this.deadLetters.letterFor(givenUp),
       afterDeadLetter: (givenUp) => this.deadLetters.recorded(givenUp),
@@ -103,6 +112,17 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     }
     this.logger.warn({ err: failure.cause ?? error, deliveryId: delivery.deliveryId }, 'attempt not made, trying again shortly');
     return Settle.retry(NOT_ATTEMPTED_RETRY_MS);
+  }
+
+  private async attemptOnce(delivery: Delivery<WebhookDelivery>): Promise<Settlement> {
+    const { deliveryId } = delivery.value;
+    if (this.attempting.has(deliveryId)) return Settle.retry(ALREADY_ATTEMPTING_RETRY_MS);
+    this.attempting.add(deliveryId);
+    try {
+      return await this.attempt(delivery);
+    } finally {
+      this.attempting.delete(deliveryId);
+    }
   }
 
   /** Makes the attempt that is due, and says what becomes of the message: settled, or back when the next attempt is due. */

@@ -3,7 +3,7 @@ import type { ReceivedWebhook } from './loopback-servers';
 import { webhookRepeats } from './webhook-repeats';
 
 const receipt = (deliveryId: string, attempt: string, at: number): ReceivedWebhook => ({ deliveryId, attempt, event: 'job.finished', jobId: 'j', at });
-const kill = (fault: string, killedAt: number): FaultRecord => ({ fault, killedAt }) as FaultRecord;
+const kill = (fault: string, killedAt: number): FaultRecord => ({ fault, killedAt });
 
 describe('webhookRepeats (the chaos run’s duplicate-webhook verdict)', () => {
   it('explains the same attempt received again after the dispatcher was killed right behind it', () => {

@@ -12,6 +12,19 @@ const harness = new OrchestratorHarness();
 beforeAll(() => harness.start({ TRANSMUTE_USAGE_METERING: 'true', TRANSMUTE_OUTCOME_MAX_DELIVER: '2', TRANSMUTE_DISPATCH_DEADLINE_MS: '1000', TRANSMUTE_RPC_TIMEOUT_MS: '500' }));
 afterAll(() => harness.stop());
 
+/** Runs the reconciler until the job has failed, as it would on its own timer. */
+async function reconcileUntilFailed(jobId: string): Promise<void> {
+  const jobs = harness.app.get(JobsService);
+  await waitFor(
+    async () => {
+      await harness.app.get(Reconciler).reconcile();
+      return (await jobs.get(jobId, 'acc')).status === 'failed';
+    },
+    'the job to fail',
+    30_000,
+  );
+}
+
 describe('an outcome that cannot be recorded', () => {
   it('ends in a dead letter after its deliveries, and its job fails saying why instead of hanging', async () => {
     const jobs = harness.app.get(JobsService);
@@ -38,14 +51,7 @@ describe('an outcome that cannot be recorded', () => {
 
     // The convert could never be charged: once it has waited a dispatch deadline, the reconciler refuses it.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    await waitFor(
-      async () => {
-        await harness.app.get(Reconciler).reconcile();
-        return (await jobs.get(job.id, 'acc')).status === 'failed';
-      },
-      'the job to fail',
-      30_000,
-    );
+    await reconcileUntilFailed(job.id);
     const failed = await jobs.get(job.id, 'acc');
     expect(failed.error).toMatch(/^task to-jpg failed: could not be dispatched: /);
   });
@@ -60,14 +66,7 @@ describe('an outcome that cannot be recorded', () => {
       ['in', 'finished'],
       ['to-jpg', 'waiting_input'],
     ]);
-    await waitFor(
-      async () => {
-        await harness.app.get(Reconciler).reconcile();
-        return (await jobs.get(job.id, 'acc')).status === 'failed';
-      },
-      'the job to fail',
-      30_000,
-    );
+    await reconcileUntilFailed(job.id);
     expect((await jobs.get(job.id, 'acc')).error).toMatch(/^task to-jpg failed: could not be dispatched: /);
   });
 });

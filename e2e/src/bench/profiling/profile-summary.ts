@@ -50,7 +50,8 @@ export function summarizeProfile(profile: CpuProfile, topFunctions = 8): Profile
   profile.samples.forEach((id, index) => {
     const frame = byId.get(id);
     const delta = profile.timeDeltas[index] ?? 0;
-    if (!frame || frame.functionName === IDLE || frame.functionName === '(root)') return;
+    // The first delta runs from the profile's start, through the profiler's own start-up, to the first tick: not a sample.
+    if (index === 0 || !frame || frame.functionName === IDLE || frame.functionName === '(root)') return;
     busyUs += delta;
     const group = groupOf(frame.url, frame.functionName);
     groups.set(group, (groups.get(group) ?? 0) + delta);

@@ -22,7 +22,7 @@ describe('groupOf', () => {
 });
 
 describe('summarizeProfile', () => {
-  it('sums self time by group and function, leaving idle out', () => {
+  it('sums self time by group and function, leaving idle and the start-up before the first tick out', () => {
     const frame = (functionName: string, url = '') => ({ functionName, url });
     const summary = summarizeProfile({
       nodes: [
@@ -30,9 +30,10 @@ describe('summarizeProfile', () => {
         { id: 2, callFrame: frame('(idle)') },
         { id: 3, callFrame: frame('publish', '/x/node_modules/nats/lib/a.js') },
         { id: 4, callFrame: frame('writev') },
+        { id: 5, callFrame: frame('dispatch') },
       ],
-      samples: [2, 3, 3, 4, 2],
-      timeDeltas: [5_000, 1_000, 1_000, 2_000, 5_000],
+      samples: [5, 2, 3, 3, 4, 2],
+      timeDeltas: [180_000, 5_000, 1_000, 1_000, 2_000, 5_000],
     });
     expect(summary.busyMs).toBe(4);
     expect(summary.groups).toEqual([

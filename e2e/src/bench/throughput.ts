@@ -43,6 +43,7 @@ import { decodeImage, gradientPng } from '../support/samples';
 import { type BenchTarget, openBenchTarget, positiveInteger, positiveIntegerList } from './bench-kit';
 import { runEngineLoop, writeBenchDocx } from './engine-loop-client';
 import { base64Job, type Outcome, type PhaseResult, runEventJob, runPhase, runPollJob, type Summary, summarize, summarizePhase } from './job-phase';
+import { ServiceProfiler } from './profiling/service-profiler';
 import { type JobStoreSeeder, openJobStoreSeeder } from './store-seeder';
 import { cpuShares, portOf, snapshot, type StoreServer, usageLines } from './store-usage';
 import { largeFileSection, type LargeFileResult } from './large-file';
@@ -52,7 +53,8 @@ import { ensureUnoserver, startUnoservers } from './unoserver-peer';
 const USAGE = `usage: node e2e/dist/bench/throughput.js [--start] [--jobs N (200)] [--concurrency LIST (1,8,16,32)]
   [--docx-jobs N (24)] [--seed N (100000)] [--skip-docx] [--skip-seed] [--max-phase-seconds S (120)]
   [--large-runs N (3)] [--skip-large] [--quick (40 jobs at 1,16; 8 DOCX; 2000 seeded; 1 large run)]
-  [--nats URL] [--mongo URI]   (the store of a running platform, without --start)`;
+  [--nats URL] [--mongo URI]   (the store of a running platform, without --start)
+  [--profile DIR]   (with --start: the small jobs @16 once more, with V8's sampling profiler in every service)`;
 const JOB_TIMEOUT_MS = 60_000;
 const DEFAULT_SLOTS = 2;
 const DEFAULT_POOL_SIZE = 2;
@@ -73,6 +75,7 @@ interface Options {
   maxPhaseMs: number;
   natsUrl: string | undefined;
   mongoUri: string | undefined;
+  profileDir: string | undefined;
 }
 
 function readOptions(argv: string[]): Options {
@@ -92,6 +95,7 @@ function readOptions(argv: string[]): Options {
       'max-phase-seconds': { type: 'string' },
       nats: { type: 'string' },
       mongo: { type: 'string' },
+      profile: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -114,6 +118,7 @@ function readOptions(argv: string[]): Options {
     maxPhaseMs: positiveInteger('max-phase-seconds', values['max-phase-seconds'], 120) * 1000,
     natsUrl: values.nats ?? process.env['TRANSMUTE_NATS_URL'],
     mongoUri: values.mongo ?? process.env['TRANSMUTE_MONGODB_URI'],
+    profileDir: values.profile,
   };
 }
 
@@ -221,10 +226,24 @@ async function smallJobs(
   return results;
 }
 
+/** The small jobs @16 once more, with every service profiled: the phase whose CPU per job issue 23 targets. */
+async function profiledPhase(target: BenchTarget, store: Store, profiler: ServiceProfiler, options: Options, png: Buffer): Promise<void> {
+  log(`\n== Profile: small image jobs @${TARGET_CONCURRENCY} on the event stream, V8's sampling profiler in every service (not in the figures above) ==`);
+  const pids = store.services.map((service) => ('pid' in service ? service.pid() : undefined)).filter((pid): pid is number => pid !== undefined);
+  profiler.start(pids);
+  const { phase } = await platformPhase(store, 'profiled', options.jobs, TARGET_CONCURRENCY, options.maxPhaseMs, (index) =>
+    runEventJob(target.client.baseUrl, target.apiKey, base64Job(png, 'png', 'jpg', `bench-profiled-${index}`), JOB_TIMEOUT_MS),
+  );
+  for (const line of await profiler.stop(pids)) log(line);
+  log(`  ${phase.outcomes.length} jobs in the profiled phase`);
+}
+
 async function main(): Promise<number> {
   const options = readOptions(process.argv.slice(2));
   const families = options.skipDocx ? ['image'] : ['image', 'document'];
   log(`machine at start: ${machineLine()}`);
+  if (options.profileDir && !options.start) throw new Error('--profile needs --start: the services must start with the profiler loaded');
+  const profiler = options.profileDir ? await ServiceProfiler.prepare(options.profileDir) : undefined;
   const target = await openBenchTarget(options.start, { name: 'bench-throughput', families });
   const dir = await mkdtemp(join(tmpdir(), 'transmute-bench-throughput-'));
   const store = await openStore(target, options);
@@ -276,6 +295,7 @@ async function main(): Promise<number> {
     const polledSummary = summarizePhase(polled.phase);
     errors += polledSummary.errors;
     log(row(`  e2e @${TARGET_CONCURRENCY} polling (${polled.phase.outcomes.length})`, polledSummary, engineMs));
+    if (profiler) await profiledPhase(target, store, profiler, options, sample.bytes);
     const at1 = empty.get(1);
     summary.push(
       {

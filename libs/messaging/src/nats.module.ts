@@ -9,6 +9,7 @@ import { RpcClientModule } from './rpc';
 import { ConsumerRunners } from './consumer/consumer-runners';
 import { setStreamReplicas } from './stream-replicas';
 import { NATS_CONNECTION } from './tokens';
+import { SERVICE_CONNECTION_OPTIONS } from './connection-options';
 
 export { NATS_CONNECTION };
 
@@ -75,7 +76,7 @@ export class NatsModule {
           provide: NATS_CONNECTION,
           // Keeps retrying the first connection, so a service started before NATS simply waits.
           useFactory: async () => {
-            const connection = await connect({ servers: options.url, name: options.name, maxReconnectAttempts: -1, waitOnFirstConnect: true });
+            const connection = await connect({ ...SERVICE_CONNECTION_OPTIONS, servers: options.url, name: options.name, waitOnFirstConnect: true });
             setStreamReplicas(connection, options.replicas ?? 1);
             return connection;
           },

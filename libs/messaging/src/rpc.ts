@@ -19,6 +19,7 @@ import { ErrorCode, ServiceFailure, asServiceFailure } from '@transmute/contract
 import { runWithRequestId } from '@transmute/service-kit';
 import { requestIdFrom, requestIdHeaders } from './request-id-headers';
 import { type ReplyValue, failureReply, replyValue, successReply, valueCaseOf } from './rpc-outcome';
+import { SERVICE_CONNECTION_OPTIONS } from './connection-options';
 
 /*
  * Request/reply goes through NestJS's NATS transport. Its packets are JSON, so
@@ -180,7 +181,7 @@ export class RpcClientModule {
           useFactory: () =>
             ClientProxyFactory.create({
               transport: Transport.NATS,
-              options: { servers: [options.url], name: `${options.name}-rpc-client`, maxReconnectAttempts: -1 },
+              options: { ...SERVICE_CONNECTION_OPTIONS, servers: [options.url], name: `${options.name}-rpc-client` },
             }),
         },
         RpcClient,
@@ -197,7 +198,7 @@ export async function connectRpcServer(app: INestApplication, options: { url: st
   app.connectMicroservice<MicroserviceOptions>(
     {
       transport: Transport.NATS,
-      options: { servers: [options.url], queue: options.queue, name: `${options.queue}-rpc`, maxReconnectAttempts: -1 },
+      options: { ...SERVICE_CONNECTION_OPTIONS, servers: [options.url], queue: options.queue, name: `${options.queue}-rpc` },
     },
     { inheritAppConfig: true },
   );

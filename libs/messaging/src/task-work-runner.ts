@@ -17,6 +17,7 @@ import { ConsumerRunner, type Delivery } from './consumer/consumer-runner';
 import { Settle, type Settlement, retryThenDeadLetter } from './consumer/settlement';
 import type { DeadLetterPublisher } from './dead-letters';
 import type { WorkConsumerDefinition } from './jetstream-setup';
+import { DelayedReport } from './delayed-report';
 import { retryDelayMs } from './retry';
 import type { WorkPublisher } from './work-publisher';
 
@@ -33,6 +34,8 @@ export interface TaskWorkRunnerOptions {
   consumer: WorkConsumerDefinition;
   concurrency: number;
   retryDelaysMs: readonly number[];
+  /** How long a task runs before it is reported started; 0 reports it at once. */
+  startedReportDelayMs?: number;
   handler: TaskHandler;
 }
 
@@ -106,14 +109,21 @@ export class TaskWorkRunner {
   private async handle({ value: work, deliveryCount, signal }: Delivery<TaskWork>): Promise<Settlement> {
     const ref = { jobId: work.jobId, taskName: work.taskName, attempt: work.attempt };
     const stopTimer = duration.startTimer({ pool: this.pool });
+    // A task done within the delay reports only its end: for small files that saves the orchestrator a
+    // step, a store write and a status event per task. A longer one is reported started as before.
+    const started = new DelayedReport(this.options.startedReportDelayMs ?? 0, () =>
+      this.report(create(TaskOutcomeSchema, { ...ref, outcome: { case: 'started', value: {} } }), `started.${deliveryCount}`),
+    );
     try {
-      await this.report(create(TaskOutcomeSchema, { ...ref, outcome: { case: 'started', value: {} } }), `started.${deliveryCount}`);
+      await started.dueNow();
       let succeeded: TaskSucceeded;
       try {
         succeeded = await this.options.handler(work, { signal, deliveryCount });
       } catch (error) {
+        await started.settle();
         return await this.failed(work, deliveryCount, signal, error);
       }
+      await started.settle();
       await this.report(create(TaskOutcomeSchema, { ...ref, outcome: { case: 'succeeded', value: succeeded } }), 'done');
       processed.inc({ pool: this.pool, outcome: 'succeeded' });
       return Settle.ack();

@@ -25,6 +25,11 @@ export function workerConfig(defaults: { concurrency: number; ackWaitMs: number 
     ),
     maxDeliver: envVar('TRANSMUTE_MAX_DELIVER', positiveInt().default(5), 'Deliveries of one task message before it fails for good.'),
     retryDelaysMs: envVar('TRANSMUTE_RETRY_DELAYS_MS', delayList.default([1_000, 5_000, 30_000, 60_000]), 'Delay before each redelivery of a retryable failure.'),
+    startedReportDelayMs: envVar(
+      'TRANSMUTE_STARTED_REPORT_DELAY_MS',
+      z.coerce.number().int().min(0).default(500),
+      'A task still running this long is reported started (the job shows converting); one done sooner reports only its end. 0 reports every start.',
+    ),
   };
 }
 export type WorkerConfig = ConfigOf<ReturnType<typeof workerConfig>>;
@@ -61,6 +66,7 @@ export class TaskWorkers {
       consumer,
       concurrency: options.config.workerConcurrency,
       retryDelaysMs: options.config.retryDelaysMs,
+      startedReportDelayMs: options.config.startedReportDelayMs,
       handler: options.handler,
     });
     await runner.start();

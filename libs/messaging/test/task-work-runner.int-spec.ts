@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 beforeEach(() => (outcomes.length = 0));
 
-const config = { workerConcurrency: 1, ackWaitMs: 1_000, maxDeliver: 3, retryDelaysMs: [100] };
+const config = { workerConcurrency: 1, ackWaitMs: 1_000, maxDeliver: 3, retryDelaysMs: [100], startedReportDelayMs: 200 };
 
 async function run(durable: string, handler: TaskHandler) {
   return workers.start({ stream, durable, filterSubject: `it.tasks.${durable}`, config, handler });
@@ -66,12 +66,24 @@ async function until(check: () => boolean, what: string): Promise<void> {
 const kinds = (taskName: string) => outcomes.filter((outcome) => outcome.taskName === taskName).map((outcome) => outcome.outcome.case);
 
 describe('TaskWorkRunner on a real JetStream', () => {
-  it('reports started then succeeded, once', async () => {
+  it('reports only the end of a task done within the started-report delay, once', async () => {
     const runner = await run('it-success', async () => create(TaskSucceededSchema, {}));
     await send('it-success', 'ok');
     await until(() => kinds('ok').includes('succeeded'), 'success');
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(kinds('ok')).toEqual(['started', 'succeeded']);
+    expect(kinds('ok')).toEqual(['succeeded']);
+    await runner.stop(1_000);
+  });
+
+  it('reports started, then the end, for a task still running after the delay', async () => {
+    const runner = await run('it-slow', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      return create(TaskSucceededSchema, {});
+    });
+    await send('it-slow', 'slow');
+    await until(() => kinds('slow').includes('succeeded'), 'success');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(kinds('slow')).toEqual(['started', 'succeeded']);
     await runner.stop(1_000);
   });
 

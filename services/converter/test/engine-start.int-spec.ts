@@ -45,6 +45,8 @@ office.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)));
       // A task that needs LibreOffice comes back quickly while it is down, and often enough to outlast it.
       TRANSMUTE_RETRY_DELAYS_MS: '1000',
       TRANSMUTE_MAX_DELIVER: '60',
+      // Each delivery reports its start, however quickly it is sent back: the spec counts them.
+      TRANSMUTE_STARTED_REPORT_DELAY_MS: '0',
     });
     await converter.start();
   });

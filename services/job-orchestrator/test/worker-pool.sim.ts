@@ -5,8 +5,9 @@ import type { OrchestratorHarness } from './orchestrator-harness';
 
 /**
  * Plays the import, image-convert and export pools for many jobs at once:
- * each work message is run (an output written to storage) and its outcomes
- * reported twice, as JetStream redelivery would. It records every work
+ * each work message is run (an output written to storage) and its end
+ * reported twice, as JetStream redelivery would. Like a real worker with a
+ * task this quick, it never reports the start (TRANSMUTE_STARTED_REPORT_DELAY_MS). It records every work
  * message, so a test can tell whether one attempt was dispatched twice.
  */
 export class WorkerPoolSim {
@@ -53,7 +54,6 @@ export class WorkerPoolSim {
 
   private async run(subject: string, work: TaskWork): Promise<void> {
     const base = { jobId: work.jobId, taskName: work.taskName, attempt: work.attempt };
-    await this.harness.report({ ...base, outcome: { case: 'started', value: {} } });
     let outcome;
     if (subject === Subjects.tasksImport) {
       outcome = { file: { key: work.uploadKey, filename: 'photo.png', size: 9n, format: 'png' } };

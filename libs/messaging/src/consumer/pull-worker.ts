@@ -14,9 +14,11 @@ interface InFlight {
 }
 
 /**
- * The ConsumerRunner's pull loop: one message per free slot from a durable
- * consumer, so nothing waits in a local buffer while every slot is busy. The
- * runner settles each message; on stop, handlers still running past the
+ * The ConsumerRunner's pull loop. Each pull asks a durable consumer for as
+ * many messages as there are free slots, and its messages start as they
+ * arrive, so nothing waits in a local buffer while every slot is busy, and
+ * one pull (one subscription) serves many messages when work is flowing.
+ * The runner settles each message; on stop, handlers still running past the
  * grace period are aborted (the runner gives their message back), and a
  * message pulled while stopping is given back at once. Each handler runs
  * inside the request id its message carries (a fresh one when it has none).
@@ -24,7 +26,8 @@ interface InFlight {
 export class PullWorker {
   private readonly logger: Logger;
   private readonly inFlight = new Set<InFlight>();
-  private slots: Promise<void>[] = [];
+  private loop: Promise<void> = Promise.resolve();
+  private slotFreed?: () => void;
   private stopping = false;
 
   constructor(
@@ -38,15 +41,17 @@ export class PullWorker {
 
   async start(): Promise<void> {
     const consumer = await this.js.consumers.get(this.definition.stream.name, this.definition.durable);
-    this.slots = Array.from({ length: this.concurrency }, () => this.runSlot(consumer));
+    this.loop = this.run(consumer);
     this.logger.log(`consuming ${this.definition.filterSubject} with ${this.concurrency} slot(s)`);
   }
 
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;
-    const drained = Promise.all(this.slots).then(() => true);
+    this.slotFreed?.();
+    // The open pull is left to expire, not closed: the server would still fill it, and what it sent
+    // to a closed inbox would wait out the ack wait. What it brings meanwhile is given back (begin).
+    const drained = Promise.all([this.loop, ...[...this.inFlight].map((task) => task.done)]).then(() => true);
     const timedOut = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), graceMs).unref());
-    // Idle slots sit in a pull for up to PULL_EXPIRES_MS; only messages in hand need releasing.
     if (!(await Promise.race([drained, timedOut])) && this.inFlight.size > 0) {
       this.logger.warn(`releasing ${this.inFlight.size} message(s) still in hand after ${graceMs} ms`);
       for (const task of this.inFlight) task.controller.abort();
@@ -54,28 +59,41 @@ export class PullWorker {
     }
   }
 
-  private async runSlot(consumer: Consumer): Promise<void> {
+  private async run(consumer: Consumer): Promise<void> {
     while (!this.stopping) {
-      let message: JsMsg | null;
+      const free = this.concurrency - this.inFlight.size;
+      if (free === 0) {
+        await new Promise<void>((resolve) => (this.slotFreed = resolve));
+        continue;
+      }
       try {
-        message = await consumer.next({ expires: PULL_EXPIRES_MS });
+        const messages = await consumer.fetch({ max_messages: free, expires: PULL_EXPIRES_MS });
+        // At most `free` arrive, and slots only come free meanwhile: every message starts at once.
+        for await (const message of messages) this.begin(message);
       } catch (error) {
         if (this.stopping) return;
         this.logger.warn(`pull failed: ${(error as Error).message}`);
         await new Promise((resolve) => setTimeout(resolve, 1_000));
-        continue;
       }
-      if (!message) continue;
-      if (this.stopping) {
-        message.nak();
-        return;
-      }
-      const controller = new AbortController();
-      const task: InFlight = { controller, done: this.settle(message, controller.signal) };
-      this.inFlight.add(task);
-      await task.done;
-      this.inFlight.delete(task);
     }
+  }
+
+  private begin(message: JsMsg): void {
+    if (this.stopping) {
+      // Back once this pull has expired, so it goes to another worker rather than round this one again.
+      message.nak(PULL_EXPIRES_MS);
+      return;
+    }
+    const controller = new AbortController();
+    const task: InFlight = {
+      controller,
+      done: this.settle(message, controller.signal).finally(() => {
+        this.inFlight.delete(task);
+        this.slotFreed?.();
+        this.slotFreed = undefined;
+      }),
+    };
+    this.inFlight.add(task);
   }
 
   private async settle(message: JsMsg, signal: AbortSignal): Promise<void> {

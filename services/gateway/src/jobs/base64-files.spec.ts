@@ -13,13 +13,17 @@ describe('decodeBase64File', () => {
     ['a data: URI', 'data:image/png;base64,aGVsbG8=', 'hello'],
     ['line-wrapped', 'aGVs\nbG8=', 'hello'],
     ['unpadded base64url', 'aGVsbG8', 'hello'],
+    ['base64 with non-zero trailing bits', 'aGVsbG9=', 'hello'],
+    ['base64url of bytes that need its alphabet', '-_8', '\u00fb\u00ff'],
   ])('decodes %s', (_name, input, expected) => {
-    expect(decodeBase64File(input).toString()).toBe(expected);
+    expect(decodeBase64File(input).toString('latin1')).toBe(expected);
   });
 
   it.each([
     ['empty', ''],
     ['not base64', 'hello world!'],
+    ['a character outside both alphabets', 'aGVs!bG8='],
+    ['both alphabets mixed', 'aG+s-bG8'],
     ['a bare data: prefix', 'data:image/png;base64,'],
   ])('rejects %s', (_name, input) => {
     expect(() => decodeBase64File(input)).toThrow();

@@ -12,7 +12,16 @@ const SANDBOX_STORED_KEY = 'sandbox';
 
 /** Decodes `file` of an import/base64 task; a `data:` URI prefix is accepted and stripped. */
 export function decodeBase64File(file: string): Buffer {
-  const body = file.replace(DATA_URI_PREFIX, '').replace(/\s+/g, '');
+  const body = file.replace(DATA_URI_PREFIX, '');
+  // Most uploads are canonical base64 (padded, unwrapped), which re-encodes to itself: a check about
+  // four times cheaper than the validating regular expression over a whole file.
+  const bytes = Buffer.from(body, 'base64');
+  if (bytes.length > 0 && bytes.toString('base64') === body) return bytes;
+  return decodeLoose(body.replace(/\s+/g, ''));
+}
+
+/** Wrapped lines, non-zero trailing bits, and unpadded base64url: what is valid but not canonical. */
+function decodeLoose(body: string): Buffer {
   if (body.length === 0) throw ServiceFailure.validation('file is empty');
   const padded = BASE64.test(body) && body.length % 4 === 0;
   if (!padded && !BASE64URL.test(body)) throw ServiceFailure.validation('file is not valid base64');

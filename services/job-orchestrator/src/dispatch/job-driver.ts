@@ -127,19 +127,14 @@ export class JobDriver {
    * claim, a job left `finalized: false`), so the failure is logged, not thrown.
    */
   private async afterStep(before: LiveJob, after: LiveJob, walked: Walked): Promise<void> {
+    // Announced before the claimed work goes out: the worker's reports move the job on, and their events must come after this one.
+    await this.announce(before, after, walked);
     const claimed = Object.values(after.tasks)
       .filter((task) => task.status === 'queued' && task.publishedAt === null && task.attempt !== before.tasks[task.name]?.attempt)
       .map((task) => task.name);
     await this.send(after, claimed).catch((error: unknown) =>
       this.logger.warn({ err: error, jobId: after.id, tasks: claimed }, 'dispatch not confirmed; the reconciler publishes it again'),
     );
-    if (walked.ended) {
-      await this.finalizer.finalize(after).catch((error: unknown) => this.logger.warn({ err: error, jobId: after.id }, 'finalisation not complete; the reconciler finishes it'));
-    } else if (before.status !== after.status) {
-      await this.events.append(toJobMessage(after));
-    } else if (progressWorthAnnouncing(before, after)) {
-      await this.events.appendProgress(toJobMessage(after));
-    }
     // Last, once the end is recorded: the account's next convert starts after this one is seen to end.
     const ended = endedConverts(before, after);
     if (ended.length > 0) {
@@ -147,6 +142,17 @@ export class JobDriver {
         .release(after, ended)
         .then((freed) => (freed ? this.promote(after.accountId) : undefined))
         .catch((error: unknown) => this.logger.warn({ err: error, jobId: after.id, tasks: ended }, 'convert slots not released; the sweep frees them'));
+    }
+  }
+
+  /** The step's end, status change or progress band, for the event log. */
+  private async announce(before: LiveJob, after: LiveJob, walked: Walked): Promise<void> {
+    if (walked.ended) {
+      await this.finalizer.finalize(after).catch((error: unknown) => this.logger.warn({ err: error, jobId: after.id }, 'finalisation not complete; the reconciler finishes it'));
+    } else if (before.status !== after.status) {
+      await this.events.append(toJobMessage(after));
+    } else if (progressWorthAnnouncing(before, after)) {
+      await this.events.appendProgress(toJobMessage(after));
     }
   }
 }

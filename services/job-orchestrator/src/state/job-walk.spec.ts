@@ -1,47 +1,7 @@
-import type { TaskStatus } from '@transmute/contracts';
-import type { LiveJob, LiveTask } from '../store/live-job';
+import { job, task } from '../../test/live-job-builders';
 import { type Preparation, readyConverts, walk } from './job-walk';
 
 const NOW = 1_700_000_000_000;
-
-function task(name: string, operation: string, status: TaskStatus, dependsOn: string[] = [], family = 'image'): LiveTask {
-  return {
-    name,
-    operation,
-    status,
-    dependsOn,
-    spec: null,
-    inputFormat: 'png',
-    outputFormat: 'jpg',
-    family,
-    uploadKey: '',
-    attempt: 0,
-    progress: null,
-    publishedAt: null,
-    deadlineAt: null,
-    output: status === 'finished' ? { key: `k/${name}`, filename: `${name}.png`, size: 10, format: 'png' } : null,
-    result: null,
-    createdAt: 0,
-    updatedAt: 0,
-  };
-}
-
-function job(status: LiveJob['status'], tasks: LiveTask[]): LiveJob {
-  return {
-    id: 'a'.repeat(32),
-    accountId: 'acc',
-    tag: '',
-    status,
-    webhookUrl: '',
-    error: '',
-    taskOrder: tasks.map((t) => t.name),
-    tasks: Object.fromEntries(tasks.map((t) => [t.name, t])),
-    createdAt: 0,
-    updatedAt: 0,
-    startedAt: status === 'waiting_upload' ? null : 1,
-    endedAt: null,
-  };
-}
 
 const settings = (preparations: Record<string, Preparation> = {}) => ({ now: NOW, claimDeadlineMs: 10_000, preparations: new Map(Object.entries(preparations)) });
 

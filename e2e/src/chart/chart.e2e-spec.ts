@@ -219,6 +219,29 @@ describe('charts/transmute', () => {
       expect(settingsOf(single, 'job-orchestrator')['TRANSMUTE_NATS_REPLICAS']).toBe('1');
     });
 
+    it('starts a clustered NATS server only once the meta group holds every server', () => {
+      const natsContainer = (docs: Manifest[]) => named(docs, 'StatefulSet', 'transmute-nats')!['spec'].template.spec.containers[0] as Manifest;
+      const healthz = { httpGet: { path: '/healthz?js-server-only=true', port: 'monitor' } };
+      for (const replicas of ['3', '5']) {
+        const nats = natsContainer(renderDocs(['--set', `nats.replicas=${replicas}`]));
+        expect(nats['startupProbe']).toEqual({
+          exec: { command: ['/usr/local/bin/nats-meta-check', '--expect', replicas, '--timeout', '4s'] },
+          timeoutSeconds: 5,
+          periodSeconds: 5,
+          failureThreshold: 36,
+        });
+        // A group short of a member later is no reason to restart a server that serves.
+        expect(nats['livenessProbe']).toMatchObject({ httpGet: { path: '/healthz?js-enabled-only=true' } });
+      }
+      // One server has no meta group; an image without the program (upstream nats) opts out.
+      for (const args of [
+        ['--set', 'nats.replicas=1'],
+        ['--set', 'nats.metaCheckProbe=false'],
+      ]) {
+        expect(natsContainer(renderDocs(args))['startupProbe']).toEqual({ ...healthz, periodSeconds: 5, failureThreshold: 36 });
+      }
+    });
+
     it('gives NATS a configuration its own server accepts, clustered or alone', () => {
       // nats-server -t parses the file as the pod would (it refused a 20 s lame-duck period once, in the cluster run).
       const dir = mkdtempSync(join(tmpdir(), 'nats-conf-'));

@@ -3,14 +3,16 @@
 # two parts so a first `make up` does not wait for what only the tests use:
 #
 #   install-tools.sh platform   node, go, pnpm, the converters' Debian packages,
-#                               nats-server and ferretdb (what `make up` runs)
+#                               nats-server and ferretdb (what `make up` runs),
+#                               nats-meta-check (the NATS image's probe)
 #   install-tools.sh test       the platform part, then what only the tests use:
 #                               MinIO, fake-gcs-server, helm, kube-score, sshd,
 #                               chromium and the Python tools (schemathesis, ...)
 #   install-tools.sh images     what `make images` needs: podman, buildah and
 #                               debootstrap, and static builds (no cgo) of
-#                               nats-server, ferretdb and MinIO for the server
-#                               images (FROM scratch), linked from .tools/image-bin
+#                               nats-server (and its probe, nats-meta-check),
+#                               ferretdb and MinIO for the server images
+#                               (FROM scratch), linked from .tools/image-bin
 #
 # Go-built binaries are kept outside the checkout, in
 # ${XDG_CACHE_HOME:-~/.cache}/transmute/bin/<binary>@<version>, and linked from
@@ -119,6 +121,23 @@ install_ferretdb() {
   echo "ferretdb (embedded FerretDB v1.24.0) ready"
 }
 
+# The bundled NATS image's startup probe (images/nats/meta-check/main.go):
+# standard library only. Built with the platform too, where the integration
+# tests run it against real nats-servers.
+install_nats_meta_check() {
+  local src="${devstack_dir}/images/nats/meta-check"
+  # Keyed by its sources: a change rebuilds it.
+  local key
+  key="$(cd "${src}" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12)"
+  if link_from_cache nats-meta-check "${key}"; then
+    echo "nats-meta-check ready (cached in ${cache_bin})"
+    return
+  fi
+  build_nats_meta_check() { (cd "${src}" && go build -trimpath "${go_build_flags[@]}" -o "${OUT}" .); }
+  build_into_cache nats-meta-check "${key}" build_nats_meta_check
+  echo "nats-meta-check ready"
+}
+
 ensure_pnpm() {
   if [[ "$(pnpm --version 2>/dev/null || true)" == "${PNPM_VERSION}" ]]; then
     echo "pnpm ${PNPM_VERSION} ready"
@@ -225,6 +244,7 @@ install_platform_tools() {
   install_apt_packages apt.txt
   install_engine_python_packages
   install_nats_server
+  install_nats_meta_check
   install_ferretdb
   ensure_pnpm
 }
@@ -249,6 +269,7 @@ install_image_tools() {
   go_build_flags=(-trimpath -ldflags=-s\ -w)
   key_suffix="-static"
   install_nats_server
+  install_nats_meta_check
   install_ferretdb
   install_go_tool minio "$(list_entries "${packages_dir}/go-tools.txt" | awk '$1 == "minio" { print $2 }')"
 }

@@ -106,22 +106,26 @@ function helperBuildArgs(image: HelperImage, { set }: BuildImagesOptions): strin
 
 /**
  * A server image's build context: its Containerfile, its static binary and
- * an empty data/ directory. Fixed modification times, so an unchanged binary
+ * companions (nats-meta-check beside nats-server) and an empty data/
+ * directory. Fixed modification times, so an unchanged binary
  * hits the layer cache and keeps its image id.
  */
 async function stageServerContext(image: ServerImage): Promise<string> {
-  try {
-    accessSync(image.binary, constants.X_OK);
-  } catch {
-    throw new Error(`${image.binary} is missing: \`libs/devstack/bin/install-tools.sh images\` builds it (make images runs it)`);
+  const binaries = [image.binary, ...image.companions];
+  for (const binary of binaries) {
+    try {
+      accessSync(binary, constants.X_OK);
+    } catch {
+      throw new Error(`${binary} is missing: \`libs/devstack/bin/install-tools.sh images\` builds it (make images runs it)`);
+    }
   }
   const context = await mkdtemp(join(tmpdir(), `transmute-image-${image.name}-`));
   const fixed = new Date('2000-01-01T00:00:00Z');
-  const binary = basename(image.binary);
+  const names = binaries.map((binary) => basename(binary));
   await copyFile(join(image.dir, 'Containerfile'), join(context, 'Containerfile'));
-  await copyFile(image.binary, join(context, binary));
+  for (const binary of binaries) await copyFile(binary, join(context, basename(binary)));
   await mkdir(join(context, 'data'));
-  for (const entry of ['Containerfile', binary, 'data']) await utimes(join(context, entry), fixed, fixed);
+  for (const entry of ['Containerfile', ...names, 'data']) await utimes(join(context, entry), fixed, fixed);
   return context;
 }
 

@@ -30,6 +30,8 @@ export interface ServerImage {
   dir: string;
   /** The static binary, built by `install-tools.sh images` and linked from .tools/image-bin. */
   binary: string;
+  /** Static binaries copied beside it from the same place (nats: its startup probe, nats-meta-check). */
+  companions: string[];
 }
 
 /** The cluster tests' helper (webhook receiver, curl and jq as a client), on the node base. */
@@ -69,6 +71,7 @@ export function imageSet(root: string, nodeVersion: string = process.version): I
     ref: localRef(`transmute/${name}`, versions[name]),
     dir: join(imagesDir, name),
     binary: join(imageBin, name === 'nats' ? 'nats-server' : name),
+    companions: name === 'nats' ? [join(imageBin, 'nats-meta-check')] : [],
   }));
   const helper: HelperImage = { kind: 'helper', name: 'test-helper', ref: localRef('transmute/test-helper', appVersion), dir: join(imagesDir, 'test-helper') };
   return {

@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../repo-root';
 
-export type LocalTool = 'nats-server' | 'ferretdb' | 'minio' | 'fake-gcs-server';
+export type LocalTool = 'nats-server' | 'nats-meta-check' | 'ferretdb' | 'minio' | 'fake-gcs-server';
 
 /** Tools only the tests use, installed by `install-tools.sh test` (make test-tools), not by make up. */
 const TEST_ONLY = new Set<LocalTool>(['minio', 'fake-gcs-server']);

@@ -153,7 +153,11 @@ async function serverPlan(image: ServerImage): Promise<SmokePlan> {
         ready: async () => (await httpStatus(`http://${LOOPBACK}:${second}/healthz?js-enabled-only=true`)) === 200,
         readyTimeoutMs: SERVER_READY_TIMEOUT_MS,
         readiness: 'GET /healthz?js-enabled-only=true 200',
-        verify: async () => (await provesNatsJetStream(port), 'JetStream file-store message written and read back'),
+        verify: async () => {
+          await provesNatsJetStream(port);
+          await provesMetaCheckRuns(image.ref);
+          return 'JetStream file-store message written and read back; nats-meta-check runs';
+        },
         cleanup: dataDir.remove,
         // nats-server shuts down fully on SIGTERM, then exits with 1 by design
         // (server/signal.go); lame-duck mode (SIGUSR2) is its graceful exit.
@@ -184,6 +188,21 @@ async function serverPlan(image: ServerImage): Promise<SmokePlan> {
       };
     }
   }
+}
+
+/**
+ * The chart's startup probe of a clustered NATS server is an exec of
+ * nats-meta-check: it is in the image and runs there as the chart's user.
+ * In a container without a network it must fail, naming the request.
+ */
+async function provesMetaCheckRuns(ref: string): Promise<void> {
+  const answer = await runOnce(ref, ['/usr/local/bin/nats-meta-check', '--expect', '3']).then(
+    (stdout) => {
+      throw new Error(`nats-meta-check passed with no server to ask: ${stdout}`);
+    },
+    (error: Error) => error.message,
+  );
+  if (!answer.includes('nats-meta-check: GET http://127.0.0.1:8222/healthz')) throw new Error(`nats-meta-check did not run in ${ref}: ${answer}`);
 }
 
 /** The webhook receiver records a delivery and lists it; curl and jq run as the client. */

@@ -1,0 +1,3 @@
+module transmute.dev/nats-meta-check
+
+go 1.22

@@ -1,0 +1,173 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePorts, LOOPBACK } from '../src/net/free-ports';
+import { ManagedProcess } from '../src/process/managed-process';
+import { defaultToolsBin, requireTool } from '../src/infra/local-tools';
+import { httpStatus, stopOnce, waitUntilReady } from '../src/infra/test-servers-common';
+import { repoRoot } from '../src/repo-root';
+
+/**
+ * nats-meta-check, the bundled NATS image's startup probe in a cluster
+ * (charts/transmute/templates/nats.yaml), run as the kubelet runs it against
+ * real nats-servers on loopback: it passes only where the JetStream meta
+ * group holds the expected number of servers.
+ */
+
+interface CheckResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+interface RunningServer {
+  name: string;
+  monitorUrl: string;
+  stop(): Promise<void>;
+}
+
+const SERVER_READY_MS = 30_000;
+const GROUP_WHOLE_MS = 30_000;
+
+jest.setTimeout(120_000);
+
+let natsServer: string;
+let metaCheck: string;
+let dataRoot: string;
+const running: RunningServer[] = [];
+
+beforeAll(async () => {
+  // A missing binary fails here, with the command that builds it.
+  natsServer = requireTool(defaultToolsBin(), 'nats-server');
+  metaCheck = requireTool(defaultToolsBin(), 'nats-meta-check');
+  dataRoot = await mkdtemp(join(tmpdir(), 'transmute-meta-check-'));
+});
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.stop()));
+});
+
+afterAll(async () => {
+  if (dataRoot !== undefined) await rm(dataRoot, { recursive: true, force: true });
+});
+
+function runCheck(monitorUrl: string, expect: number): Promise<CheckResult> {
+  return new Promise((resolve) => {
+    execFile(metaCheck, ['--expect', String(expect), '--url', monitorUrl, '--timeout', '4s'], { timeout: 10_000 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** One nats-server with JetStream; in a cluster when `routes` is given. */
+async function startServer(name: string, ports: { client: number; monitor: number; cluster?: number }, routes?: number[]): Promise<RunningServer> {
+  const cluster =
+    ports.cluster === undefined || routes === undefined
+      ? []
+      : ['--cluster_name', 'meta-check', '--cluster', `nats://${LOOPBACK}:${ports.cluster}`, '--routes', routes.map((port) => `nats://${LOOPBACK}:${port}`).join(',')];
+  const managed = new ManagedProcess({
+    name,
+    command: natsServer,
+    args: ['-js', '-a', LOOPBACK, '-p', String(ports.client), '-m', String(ports.monitor), '--server_name', name, '-sd', join(dataRoot, name), ...cluster],
+    output: { kind: 'tail-only' },
+  });
+  const monitorUrl = `http://${LOOPBACK}:${ports.monitor}`;
+  const server = { name, monitorUrl, stop: stopOnce(managed) };
+  running.push(server);
+  await waitUntilReady(managed, name, async () => (await httpStatus(`${monitorUrl}/varz`)) === 200, SERVER_READY_MS);
+  return server;
+}
+
+/** Runs the check until every server gives the wanted exit code, or fails with the last answers. */
+async function untilEvery(servers: RunningServer[], expect: number, wanted: (result: CheckResult) => boolean): Promise<CheckResult[]> {
+  const deadline = Date.now() + GROUP_WHOLE_MS;
+  for (;;) {
+    const results = await Promise.all(servers.map((server) => runCheck(server.monitorUrl, expect)));
+    if (results.every(wanted)) return results;
+    if (Date.now() > deadline) {
+      const answers = results.map((result, i) => `${servers[i]!.name}: exit ${result.code} ${result.stdout}${result.stderr}`.trim());
+      throw new Error(`nats-meta-check --expect ${expect} did not settle within ${GROUP_WHOLE_MS} ms:\n${answers.join('\n')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** Ports for `count` clustered servers: client, monitor and cluster route each. */
+async function clusterPorts(count: number): Promise<Array<{ client: number; monitor: number; cluster: number }>> {
+  const ports = await freePorts(count * 3);
+  return Array.from({ length: count }, (_, i) => ({ client: ports[i * 3]!, monitor: ports[i * 3 + 1]!, cluster: ports[i * 3 + 2]! }));
+}
+
+const passed = (result: CheckResult): boolean => result.code === 0;
+const failed = (result: CheckResult): boolean => result.code === 1;
+
+describe('nats-meta-check against real nats-servers', () => {
+  it('passes on every server of a whole three-server cluster, and fails when more are expected', async () => {
+    const ports = await clusterPorts(3);
+    const routes = ports.map((p) => p.cluster);
+    const servers = await Promise.all(ports.map((p, i) => startServer(`whole-${i}`, p, routes)));
+
+    const whole = await untilEvery(servers, 3, passed);
+    for (const result of whole) {
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toMatch(/^nats-meta-check: ok, meta (leader, 3 members|group of 3, leader whole-\d)\n$/);
+    }
+    // Exactly one of them is the leader, and it counted its members.
+    expect(whole.filter((result) => result.stdout.includes('meta leader, 3 members'))).toHaveLength(1);
+
+    for (const server of servers) {
+      const short = await runCheck(server.monitorUrl, 4);
+      expect(short).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: expect.stringMatching(/^nats-meta-check: JetStream meta group holds 3 servers, expected 4 \(leader whole-\d\): a server is outside it\n$/),
+      });
+    }
+  });
+
+  it('fails while the group lacks a server the routes name, and passes once it has joined', async () => {
+    const ports = await clusterPorts(3);
+    const routes = ports.map((p) => p.cluster);
+    // Two of three: they elect a leader, which shrinks the group to the two it has heard from.
+    const first = await Promise.all(ports.slice(0, 2).map((p, i) => startServer(`late-${i}`, p, routes)));
+    const short = await untilEvery(first, 3, (result) => failed(result) && /holds 2 servers, expected 3/.test(result.stderr));
+    for (const result of short) expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    // The same two pass what they are: a group of two.
+    await untilEvery(first, 2, passed);
+
+    const third = await startServer('late-2', ports[2]!, routes);
+    await untilEvery([...first, third], 3, passed);
+  });
+
+  it('fails on a server that is not clustered, and on one that does not answer', async () => {
+    const [client, monitor, silent] = (await freePorts(3)) as [number, number, number];
+    const alone = await startServer('alone', { client, monitor });
+    for (const expect_ of [3, 1]) {
+      expect(await runCheck(alone.monitorUrl, expect_)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'nats-meta-check: no JetStream meta group on this server (not clustered, or JetStream still starting)\n',
+      });
+    }
+    const nobody = await runCheck(`http://${LOOPBACK}:${silent}`, 3);
+    expect(nobody).toMatchObject({ code: 1, stdout: '' });
+    expect(nobody.stderr).toMatch(/^nats-meta-check: GET http:\/\/127\.0\.0\.1:\d+\/healthz\?js-server-only=true: .*connection refused\n$/);
+  });
+
+  it('passes its Go unit tests (decisions on captured /jsz bodies)', async () => {
+    const dir = join(repoRoot(), 'libs', 'devstack', 'images', 'nats', 'meta-check');
+    const result = await new Promise<CheckResult>((resolve) => {
+      execFile(
+        'go',
+        ['test', '-count=1', './...'],
+        { cwd: dir, timeout: 100_000, env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' } },
+        (error, stdout, stderr) => {
+          resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+        },
+      );
+    });
+    expect(result).toMatchObject({ code: 0, stdout: expect.stringMatching(/^ok\s+transmute\.dev\/nats-meta-check/m) });
+  });
+});

@@ -71,6 +71,10 @@ export class FairDispatch {
       if (!head) return null;
       const job = await this.store.get(head.entry.jobId);
       const task = job?.tasks[head.entry.task];
+      // Joined the line and not yet recorded as parked (or unparked, not yet published): whoever is
+      // doing that looks at the line again once it is written. Dropping the entry now would leave a
+      // task parked with no place in any line, waiting for ever.
+      if (task?.status === 'queued' && task.attempt === head.entry.attempt && !task.parkedAt && task.publishedAt === null) return null;
       if (!job || !task || task.status !== 'queued' || !task.parkedAt || task.attempt !== head.entry.attempt) {
         await this.line.remove(head.seq);
         continue;

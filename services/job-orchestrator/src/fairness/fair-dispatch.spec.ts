@@ -1,0 +1,45 @@
+import { job, task } from '../../test/live-job-builders';
+import type { JobStore } from '../store/job-store';
+import type { LiveJob, LiveTask } from '../store/live-job';
+import type { ConvertSlots } from './convert-slots';
+import { FairDispatch } from './fair-dispatch';
+import type { WaitingLine } from './waiting-line';
+
+/** One account's line holding one entry (job, task c, attempt 1), in front of a store holding that job. */
+function dispatchWith(convert: Partial<LiveTask>) {
+  const stored: LiveJob = {
+    ...job('queued', [task('in', 'import/upload', 'finished'), { ...task('c', 'convert', 'queued', ['in']), attempt: 1, ...convert }]),
+    convertAllowance: 1,
+  };
+  let entries = [{ seq: 7, entry: { jobId: stored.id, task: 'c', attempt: 1 } }];
+  const line = {
+    head: () => Promise.resolve(entries[0] ?? null),
+    remove: jest.fn((seq: number) => Promise.resolve(void (entries = entries.filter((entry) => entry.seq !== seq)))),
+  };
+  const slots = { acquire: () => Promise.resolve(true) };
+  const store = { get: () => Promise.resolve(stored) };
+  const fairness = new FairDispatch(slots as unknown as ConvertSlots, line as unknown as WaitingLine, store as unknown as JobStore);
+  return { fairness, line, stored };
+}
+
+describe('FairDispatch.nextToServe', () => {
+  it('serves a parked convert at the head of its line', async () => {
+    const { fairness, stored } = dispatchWith({ parkedAt: 1 });
+    await expect(fairness.nextToServe('acc')).resolves.toEqual({ job: stored, task: 'c', seq: 7 });
+  });
+
+  it('leaves an entry whose task is still being parked, so that it is not stranded without a place in line', async () => {
+    const { fairness, line } = dispatchWith({ parkedAt: null, publishedAt: null });
+    await expect(fairness.nextToServe('acc')).resolves.toBeNull();
+    expect(line.remove).not.toHaveBeenCalled();
+  });
+
+  it('drops an entry whose task was published meanwhile, or has moved to a newer attempt', async () => {
+    const published = dispatchWith({ parkedAt: null, publishedAt: 5 });
+    await expect(published.fairness.nextToServe('acc')).resolves.toBeNull();
+    expect(published.line.remove).toHaveBeenCalledWith(7);
+    const newer = dispatchWith({ parkedAt: 3, attempt: 2 });
+    await expect(newer.fairness.nextToServe('acc')).resolves.toBeNull();
+    expect(newer.line.remove).toHaveBeenCalledWith(7);
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -23,6 +23,24 @@ describe('FsStorage', () => {
     expect(stored.size).toBe(11);
     expect(await storage.stat(key)).toEqual({ size: 11 });
     expect(await text(await storage.get(key))).toBe('hello world');
+  });
+
+  it('moves a finished local file into place and copies an object out to one', async () => {
+    const scratch = await mkdtemp(join(tmpdir(), 'fs-scratch-'));
+    try {
+      await writeFile(join(scratch, 'output.webp'), 'result bytes');
+      expect(await storage.putFile('jobs/j/convert/out.webp', join(scratch, 'output.webp'))).toEqual({ size: 12 });
+      expect(await readdir(scratch)).toEqual([]);
+      expect(await text(await storage.get('jobs/j/convert/out.webp'))).toBe('result bytes');
+
+      await storage.getFile('jobs/j/convert/out.webp', join(scratch, 'input.webp'));
+      await writeFile(join(scratch, 'input.webp'), 'an engine writing over its input');
+      expect(await text(await storage.get('jobs/j/convert/out.webp'))).toBe('result bytes');
+      expect(await readFile(join(scratch, 'input.webp'), 'utf8')).toBe('an engine writing over its input');
+      await expect(storage.getFile('jobs/none', join(scratch, 'none'))).rejects.toMatchObject({ name: 'ServiceFailure', code: 5 });
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
   });
 
   it('sweeps files last written before the cutoff, leftovers of interrupted writes too, and the folders they leave empty', async () => {

@@ -1,11 +1,11 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { constants, copyFile, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceFailure } from '@transmute/contracts';
-import { type Storage, type StoredObject, type UploadOptions, type UploadTarget, assertSafeKey } from './storage';
+import { FILE_STREAM_CHUNK_BYTES, type Storage, type StoredObject, type UploadOptions, type UploadTarget, assertSafeKey } from './storage';
 import { UrlSigner } from './url-signer';
 
 /** Path under the public URL where the gateway serves the fs driver's signed links. */
@@ -32,12 +32,29 @@ export class FsStorage implements Storage {
   }
 
   async put(key: string, body: Readable): Promise<StoredObject> {
+    return this.writeAside(key, (partial) => pipeline(body, createWriteStream(partial, { highWaterMark: FILE_STREAM_CHUNK_BYTES })));
+  }
+
+  async putFile(key: string, path: string): Promise<StoredObject> {
     const target = this.pathOf(key);
     await mkdir(dirname(target), { recursive: true });
-    // Written aside and renamed, so a reader never sees half a file.
+    try {
+      await rename(path, target);
+      return { size: (await stat(target)).size };
+    } catch (error) {
+      // Scratch space on another filesystem (a separate volume): the kernel copies instead.
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    }
+    return this.writeAside(key, (partial) => copyFile(path, partial, constants.COPYFILE_FICLONE));
+  }
+
+  /** Written aside and renamed, so a reader never sees half a file. */
+  private async writeAside(key: string, write: (partial: string) => Promise<void>): Promise<StoredObject> {
+    const target = this.pathOf(key);
+    await mkdir(dirname(target), { recursive: true });
     const partial = `${target}.partial-${randomBytes(6).toString('hex')}`;
     try {
-      await pipeline(body, createWriteStream(partial));
+      await write(partial);
       await rename(partial, target);
     } catch (error) {
       await rm(partial, { force: true });
@@ -50,6 +67,16 @@ export class FsStorage implements Storage {
     const path = this.pathOf(key);
     if (!(await this.stat(key))) throw ServiceFailure.notFound(`no stored file ${key}`);
     return createReadStream(path);
+  }
+
+  async getFile(key: string, path: string): Promise<void> {
+    try {
+      // A reflink where the filesystem has them, else copy_file_range: the bytes stay in the kernel.
+      await copyFile(this.pathOf(key), path, constants.COPYFILE_FICLONE);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw ServiceFailure.notFound(`no stored file ${key}`);
+      throw error;
+    }
   }
 
   async stat(key: string): Promise<StoredObject | null> {

@@ -1,4 +1,7 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   CreateBucketCommand,
   DeleteObjectCommand,
@@ -14,7 +17,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { BYTES_PER_GB, ServiceFailure } from '@transmute/contracts';
-import { type Storage, type StoredObject, type UploadOptions, type UploadTarget, assertSafeKey } from './storage';
+import { FILE_STREAM_CHUNK_BYTES, type Storage, type StoredObject, type UploadOptions, type UploadTarget, assertSafeKey } from './storage';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -83,6 +86,16 @@ export class S3Storage implements Storage {
       queueSize: PARTS_IN_FLIGHT,
     }).done();
     return { size };
+  }
+
+  async putFile(key: string, path: string): Promise<StoredObject> {
+    const { size } = await stat(path);
+    await this.put(key, createReadStream(path, { highWaterMark: FILE_STREAM_CHUNK_BYTES }));
+    return { size };
+  }
+
+  async getFile(key: string, path: string, signal?: AbortSignal): Promise<void> {
+    await pipeline(await this.get(key), createWriteStream(path, { highWaterMark: FILE_STREAM_CHUNK_BYTES }), { signal });
   }
 
   async get(key: string): Promise<Readable> {

@@ -39,8 +39,18 @@ export interface StoredObject {
  */
 export interface Storage {
   put(key: string, body: Readable): Promise<StoredObject>;
+  /**
+   * Stores a local file the caller is done with: the fs driver moves it into
+   * place when it can, so a large result is never copied through the process.
+   */
+  putFile(key: string, path: string): Promise<StoredObject>;
   /** Fails with NOT_FOUND when the object does not exist. */
   get(key: string): Promise<Readable>;
+  /**
+   * Writes the object to a local file (an engine's input). The fs driver lets
+   * the kernel copy it; no byte passes through the process. NOT_FOUND as `get`.
+   */
+  getFile(key: string, path: string, signal?: AbortSignal): Promise<void>;
   stat(key: string): Promise<StoredObject | null>;
   delete(key: string): Promise<void>;
   /** Deletes every object last written before `cutoff` (the retention sweep); returns how many. */
@@ -52,6 +62,13 @@ export interface Storage {
 }
 
 export const STORAGE = Symbol('STORAGE');
+
+/**
+ * Chunk size for local file streams. Node's 16 KiB default stops a socket
+ * after every chunk it cannot write at once; at 1 MiB a 37 MB upload ran in
+ * 138 ms against 200 ms, and the memory held per stream stays small.
+ */
+export const FILE_STREAM_CHUNK_BYTES = 1024 * 1024;
 
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._\-/]{0,1023}$/;
 

@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type IncomingHttpHeaders, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -74,6 +77,20 @@ describe('the s3 storage driver against MinIO', () => {
     expect(await storage.put('jobs/a/big.bin', Readable.from(chunks))).toEqual({ size: bytes.length });
     expect(await storage.stat('jobs/a/big.bin')).toEqual({ size: bytes.length });
     expect(sha256(await buffer(await storage.get('jobs/a/big.bin')))).toBe(sha256(bytes));
+  });
+
+  it('stores a local file and writes an object to one, byte for byte', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 's3-files-'));
+    try {
+      const bytes = randomBytes(9 * 1024 * 1024 + 5); // two parts
+      await writeFile(join(dir, 'out.bin'), bytes);
+      expect(await storage.putFile('jobs/f/out.bin', join(dir, 'out.bin'))).toEqual({ size: bytes.length });
+      await storage.getFile('jobs/f/out.bin', join(dir, 'in.bin'));
+      expect(sha256(await readFile(join(dir, 'in.bin')))).toBe(sha256(bytes));
+      await expect(storage.getFile('jobs/none', join(dir, 'none'))).rejects.toMatchObject({ name: 'ServiceFailure', code: 5 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('stores results as application/octet-stream and serves every download as such (the spec)', async () => {

@@ -167,8 +167,12 @@ RUN list="/tmp/packages/${FAMILY}.txt"; \
  && { [ ! -f "/tmp/packages/${FAMILY}.pip.txt" ] \
       || grep -vE '^[[:space:]]*(#|$)' "/tmp/packages/${FAMILY}.pip.txt" | xargs /usr/bin/python3 -m pip install --no-cache-dir --no-deps --break-system-packages; } \
  && rm -rf /var/lib/apt/lists/* /tmp/packages
+# MALLOC_MMAP_THRESHOLD_: large engine buffers go back to the system after
+# each conversion instead of staying in the heap (docs/decisions.md; the
+# same value as CONVERTER_ALLOCATOR_ENV in libs/devstack).
 ENV TRANSMUTE_HTTP_PORT=8090 \
-    TRANSMUTE_CONVERTER_FAMILY=$FAMILY
+    TRANSMUTE_CONVERTER_FAMILY=$FAMILY \
+    MALLOC_MMAP_THRESHOLD_=131072
 COPY --from=build /out/ ./
 USER 10001:10001
 EXPOSE 8090

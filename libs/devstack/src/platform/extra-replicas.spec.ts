@@ -1,4 +1,4 @@
-import { assignPorts, extraReplicaDefinitions, serviceDefinitions } from './service-catalog';
+import { CONVERTER_ALLOCATOR_ENV, assignPorts, extraReplicaDefinitions, serviceDefinitions } from './service-catalog';
 
 describe('extra replicas of any service', () => {
   const services = serviceDefinitions(['image']);
@@ -7,8 +7,8 @@ describe('extra replicas of any service', () => {
     const extra = extraReplicaDefinitions(services, { 'job-orchestrator': 2, 'converter-image': 3 });
     expect(extra.map((def) => [def.name, def.dir, def.env])).toEqual([
       ['job-orchestrator-2', 'job-orchestrator', {}],
-      ['converter-image-2', 'converter', { TRANSMUTE_CONVERTER_FAMILY: 'image' }],
-      ['converter-image-3', 'converter', { TRANSMUTE_CONVERTER_FAMILY: 'image' }],
+      ['converter-image-2', 'converter', { ...CONVERTER_ALLOCATOR_ENV, TRANSMUTE_CONVERTER_FAMILY: 'image' }],
+      ['converter-image-3', 'converter', { ...CONVERTER_ALLOCATOR_ENV, TRANSMUTE_CONVERTER_FAMILY: 'image' }],
     ]);
   });
 

@@ -15,7 +15,7 @@ describe('serviceDefinitions', () => {
       ['converter-image', 'converter', 8090],
       ['converter-video', 'converter', 8091],
     ]);
-    expect(services.find((s) => s.name === 'converter-video')?.env).toEqual({ TRANSMUTE_CONVERTER_FAMILY: 'video' });
+    expect(services.find((s) => s.name === 'converter-video')?.env).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072', TRANSMUTE_CONVERTER_FAMILY: 'video' });
   });
 
   it('runs the image family by default', () => {

@@ -102,14 +102,17 @@ describe('runEngine', () => {
     });
   });
 
-  it('hides the converter configuration from engines', async () => {
+  it("hides the converter's configuration and allocator tuning from engines", async () => {
     process.env['TRANSMUTE_TEST_SECRET'] = 'hunter2';
+    process.env['MALLOC_MMAP_THRESHOLD_'] = '131072';
     try {
       const { stdout } = await runEngine({ command: 'env', args: [], env: { ENGINE_VAR: 'yes' }, timeoutMs: 5_000, signal: never() });
       expect(stdout).not.toContain('TRANSMUTE_');
+      expect(stdout).not.toContain('MALLOC_');
       expect(stdout).toContain('ENGINE_VAR=yes');
     } finally {
       delete process.env['TRANSMUTE_TEST_SECRET'];
+      delete process.env['MALLOC_MMAP_THRESHOLD_'];
     }
   });
 });

@@ -155,10 +155,15 @@ function abortedFailure(engine: string, signal: AbortSignal): ServiceFailure {
   return ServiceFailure.unavailable(`${engine} was stopped: the conversion was cancelled`);
 }
 
-/** The converter's environment minus its own configuration (which holds secrets), plus the engine's variables. */
+/**
+ * The converter's environment minus its own configuration (which holds
+ * secrets) and minus the glibc allocator tuning made for its Node process
+ * (MALLOC_*, see docs/decisions.md): an engine keeps glibc's defaults, which
+ * its authors tuned for. Plus the engine's variables.
+ */
 export function engineEnvironment(extra?: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('TRANSMUTE_')) env[key] = value;
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('TRANSMUTE_') && !key.startsWith('MALLOC_')) env[key] = value;
   return { ...env, ...extra };
 }
 

@@ -1,40 +1,18 @@
+import { job, task } from '../../test/live-job-builders';
 import type { LiveJob, LiveTask } from '../store/live-job';
 import { progressWorthAnnouncing } from './progress-events';
 
-const task = (fields: Partial<LiveTask>): LiveTask => ({
-  name: 'convert',
-  operation: 'convert',
-  status: 'processing',
-  dependsOn: ['in'],
-  spec: null,
+/** A video convert under way, with `fields` changed. */
+const convert = (fields: Partial<LiveTask>): LiveTask => ({
+  ...task('convert', 'convert', 'processing', ['in'], 'video'),
   inputFormat: 'mp4',
   outputFormat: 'webm',
-  family: 'video',
-  uploadKey: '',
   attempt: 1,
-  progress: null,
   publishedAt: 1,
   deadlineAt: 2,
-  output: null,
-  result: null,
-  createdAt: 0,
-  updatedAt: 0,
   ...fields,
 });
-const job = (convert: Partial<LiveTask>, status: LiveJob['status'] = 'converting'): LiveJob => ({
-  id: 'a'.repeat(32),
-  accountId: 'acc',
-  tag: '',
-  status,
-  webhookUrl: '',
-  error: '',
-  taskOrder: ['convert'],
-  tasks: { convert: task(convert) },
-  createdAt: 0,
-  updatedAt: 0,
-  startedAt: 0,
-  endedAt: null,
-});
+const jobOf = (fields: Partial<LiveTask>, status: LiveJob['status'] = 'converting'): LiveJob => ({ ...job(status, [convert(fields)]), startedAt: 0 });
 
 describe('progressWorthAnnouncing', () => {
   it.each<[string, Partial<LiveTask>, Partial<LiveTask>, boolean]>([
@@ -46,10 +24,10 @@ describe('progressWorthAnnouncing', () => {
     ['a new attempt starting again', { progress: 60, attempt: 1 }, { progress: 2, attempt: 2 }, true],
     ['a task that is not running', { progress: 10 }, { progress: 20, status: 'finished' }, false],
   ])('%s', (_name, before, after, expected) => {
-    expect(progressWorthAnnouncing(job(before), job(after))).toBe(expected);
+    expect(progressWorthAnnouncing(jobOf(before), jobOf(after))).toBe(expected);
   });
 
   it('leaves a step that changed the status to the status event', () => {
-    expect(progressWorthAnnouncing(job({ progress: null, status: 'queued' }, 'queued'), job({ progress: 30 }, 'converting'))).toBe(false);
+    expect(progressWorthAnnouncing(jobOf({ progress: null, status: 'queued' }, 'queued'), jobOf({ progress: 30 }, 'converting'))).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { JOB_STATUSES, type JobStatus, TASK_STATUSES, type TaskStatus } from '@transmute/contracts';
+import { job as liveJob, task as liveTask } from '../../test/live-job-builders';
 import type { LiveJob, LiveTask } from '../store/live-job';
 import {
   JOB_TRANSITIONS,
@@ -16,40 +17,10 @@ import {
 
 const NOW = 1_700_000_000_000;
 
-const task = (status: TaskStatus, attempt = 1): LiveTask => ({
-  name: 't',
-  operation: 'convert',
-  status,
-  dependsOn: [],
-  spec: null,
-  inputFormat: 'png',
-  outputFormat: 'jpg',
-  family: 'image',
-  uploadKey: '',
-  attempt,
-  progress: null,
-  publishedAt: null,
-  deadlineAt: null,
-  output: null,
-  result: null,
-  createdAt: 0,
-  updatedAt: 0,
-});
-
-const job = (status: JobStatus): LiveJob => ({
-  id: 'a'.repeat(32),
-  accountId: 'acc',
-  tag: '',
-  status,
-  webhookUrl: '',
-  error: '',
-  taskOrder: [],
-  tasks: {},
-  createdAt: 0,
-  updatedAt: 0,
-  startedAt: null,
-  endedAt: null,
-});
+/** A convert task in `status`, without an output whatever its status. */
+const task = (status: TaskStatus, attempt = 1): LiveTask => ({ ...liveTask('t', 'convert', status), attempt, output: null });
+/** A job in `status` with no tasks and no start time. */
+const job = (status: JobStatus): LiveJob => ({ ...liveJob(status, []), startedAt: null });
 
 /** What each task move may lead to, written out by hand: the table must say the same. */
 const EXPECTED_TASK_MOVES: Record<TaskMove, [from: TaskStatus[], to: TaskStatus]> = {

@@ -62,8 +62,9 @@ export class AccountsService {
     return this.cache.account(id, () => this.repository.findAccount(id));
   }
 
+  /** Through the same cache: every change is announced before it answers, so a plan or secret read here is current. */
   async account(id: string): Promise<AccountRecord> {
-    const account = await this.repository.findAccount(id);
+    const account = await this.findAccount(id);
     if (!account) throw ServiceFailure.notFound(`no account "${id}"`);
     return account;
   }

@@ -79,7 +79,17 @@ export class FairDispatch {
         await this.line.remove(head.seq);
         continue;
       }
-      if (!(await this.slots.acquire(accountId, slotHolder(job.id, task.name), job.convertAllowance ?? Number.POSITIVE_INFINITY))) return null;
+      const holder = slotHolder(job.id, task.name);
+      if (!(await this.slots.acquire(accountId, holder, job.convertAllowance ?? Number.POSITIVE_INFINITY))) return null;
+      // Another replica may have served this entry since it was read, and the task run and end: its own
+      // release came before this take, and nobody would free the slot for a minute (the sweep). A task
+      // ends in its job's write before its slot is released, so a fresh read tells.
+      const now = (await this.store.get(job.id))?.tasks[task.name];
+      if (!now || TERMINAL_TASK_STATUSES.includes(now.status)) {
+        await this.slots.release(accountId, holder);
+        await this.line.remove(head.seq);
+        continue;
+      }
       return { job, task: task.name, seq: head.seq };
     }
     return null;

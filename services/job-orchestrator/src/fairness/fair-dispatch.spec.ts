@@ -69,3 +69,39 @@ describe('FairDispatch.nextToServe', () => {
     expect(held).toEqual(new Set([`${stored.id}.c`]));
   });
 });
+
+describe('FairDispatch.reclaimStaleSlots', () => {
+  /** Account `acc` whose one slot has been held for `heldForMs` by convert c of a job the store holds. */
+  function sweepWith(convert: Partial<LiveTask>, heldForMs: number) {
+    const stored: LiveJob = job('queued', [task('in', 'import/upload', 'finished'), { ...task('c', 'convert', 'queued', ['in']), attempt: 1, ...convert }]);
+    const now = 1_000_000;
+    const slots = {
+      accountTokens: () => Promise.resolve([Buffer.from('acc').toString('hex')]),
+      holders: () => Promise.resolve({ [`${stored.id}.c`]: now - heldForMs }),
+      release: jest.fn(() => Promise.resolve(true)),
+    };
+    const store = { get: () => Promise.resolve(stored) };
+    const fairness = new FairDispatch(slots as unknown as ConvertSlots, {} as WaitingLine, store as unknown as JobStore);
+    return { sweep: () => fairness.reclaimStaleSlots(now), slots };
+  }
+
+  it('frees at once the slot of a convert that ended without its release (a NATS outage lost it)', async () => {
+    const { sweep, slots } = sweepWith({ status: 'finished' }, 1_000);
+    await expect(sweep()).resolves.toEqual(['acc']);
+    expect(slots.release).toHaveBeenCalledWith('acc', `${'a'.repeat(32)}.c`);
+  });
+
+  it('leaves a recent slot of a parked convert, which a promotion may be publishing, until it is stale', async () => {
+    const fresh = sweepWith({ parkedAt: 1 }, 1_000);
+    await expect(fresh.sweep()).resolves.toEqual([]);
+    expect(fresh.slots.release).not.toHaveBeenCalled();
+    const stale = sweepWith({ parkedAt: 1 }, 120_000);
+    await expect(stale.sweep()).resolves.toEqual(['acc']);
+  });
+
+  it('never frees the slot of a convert that runs', async () => {
+    const { sweep, slots } = sweepWith({ publishedAt: 1 }, 120_000);
+    await expect(sweep()).resolves.toEqual([]);
+    expect(slots.release).not.toHaveBeenCalled();
+  });
+});

@@ -12,7 +12,7 @@ const staleHolders = new Counter({ name: 'transmute_convert_slots_reclaimed_tota
 
 /** The most stale entries one look at a line drops before it gives up until the next one. */
 const MAX_SERVED_PER_PROMOTION = 64;
-/** A slot taken this recently may belong to a promotion still publishing its task: the sweep leaves it. */
+/** A slot of a task that has not ended, taken this recently, may belong to a promotion still publishing it: the sweep leaves it. */
 const RECLAIM_AFTER_MS = 60_000;
 
 const decodeToken = (token: string): string => Buffer.from(token, 'hex').toString();
@@ -79,7 +79,17 @@ export class FairDispatch {
         await this.line.remove(head.seq);
         continue;
       }
-      if (!(await this.slots.acquire(accountId, slotHolder(job.id, task.name), job.convertAllowance ?? Number.POSITIVE_INFINITY))) return null;
+      const holder = slotHolder(job.id, task.name);
+      if (!(await this.slots.acquire(accountId, holder, job.convertAllowance ?? Number.POSITIVE_INFINITY))) return null;
+      // Another replica may have served this entry since it was read, and the task run and end: its own
+      // release came before this take, and nobody would free the slot for a minute (the sweep). A task
+      // ends in its job's write before its slot is released, so a fresh read tells.
+      const now = (await this.store.get(job.id))?.tasks[task.name];
+      if (!now || TERMINAL_TASK_STATUSES.includes(now.status)) {
+        await this.slots.release(accountId, holder);
+        await this.line.remove(head.seq);
+        continue;
+      }
       return { job, task: task.name, seq: head.seq };
     }
     return null;
@@ -96,19 +106,21 @@ export class FairDispatch {
 
   /**
    * Frees slots whose holder no longer runs (its release was lost to a crash
-   * between the job's write and the release): the task ended, the job is
-   * gone, or the task went back to waiting. Returns the accounts that got a
-   * slot back.
+   * or a NATS outage between the job's write and the release): at once when
+   * the task ended, which never needs a slot again; once the holder is stale
+   * when the job is gone or the task waits (a promotion may be publishing
+   * it). Returns the accounts that got a slot back.
    */
   async reclaimStaleSlots(now = Date.now()): Promise<string[]> {
     const freedFor: string[] = [];
     for (const token of await this.slots.accountTokens()) {
       const accountId = decodeToken(token);
       for (const [holder, since] of Object.entries(await this.slots.holders(accountId))) {
-        if (now - since < RECLAIM_AFTER_MS) continue;
         const [jobId, name] = [holder.slice(0, holder.indexOf('.')), holder.slice(holder.indexOf('.') + 1)];
         const task = (await this.store.get(jobId))?.tasks[name];
-        const running = task !== undefined && !TERMINAL_TASK_STATUSES.includes(task.status) && !task.parkedAt;
+        const ended = task !== undefined && TERMINAL_TASK_STATUSES.includes(task.status);
+        if (!ended && now - since < RECLAIM_AFTER_MS) continue;
+        const running = task !== undefined && !ended && !task.parkedAt;
         if (running) continue;
         if (await this.slots.release(accountId, holder)) {
           staleHolders.inc();

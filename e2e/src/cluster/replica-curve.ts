@@ -41,10 +41,15 @@ export class ReplicaRecorder {
     this.timer = setTimeout(tick, 0);
   }
 
+  /**
+   * Stops sampling and takes one last sample, so the curve ends at the state
+   * the caller has just waited for rather than up to one interval before it.
+   */
   async stop(): Promise<ReplicaSample[]> {
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.sampling;
+    await this.sample();
     return this.samples;
   }
 

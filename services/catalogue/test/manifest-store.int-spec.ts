@@ -18,7 +18,7 @@ describe('ManifestStore on real NATS', () => {
 
   beforeAll(async () => {
     infra = await createInfraProvider().start();
-    nc = await connect({ servers: infra.natsUrl });
+    nc = await connect({ servers: infra.natsUrl, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
   });
 
   afterAll(async () => {
@@ -51,5 +51,18 @@ describe('ManifestStore on real NATS', () => {
     expect(store!.index.inputs()).toContain('fresh');
     expect(store!.index.inputs()).not.toContain('in0a');
     expect(store!.index.inputs()).not.toContain('in1a');
+  });
+
+  it('keeps every family through a NATS restart, past its next expiry check', async () => {
+    const before = store!.index.inputs();
+    await infra.restart('nats');
+    // The expiry check lists the bucket's keys every 10 s; watch the index across one of those.
+    const lost = new Set<string>();
+    const until = Date.now() + 11_000;
+    while (Date.now() < until) {
+      for (const input of before) if (!store!.index.inputs().includes(input)) lost.add(input);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect([...lost]).toEqual([]);
   });
 });

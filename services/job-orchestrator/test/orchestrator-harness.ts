@@ -8,7 +8,7 @@ import { type MessageInitShape, create, fromBinary, toBinary } from '@bufbuild/p
 import { AckPolicy, type JetStreamClient, type NatsConnection, connect } from 'nats';
 import { FamilyManifestSchema, Streams, Subjects, TaskOutcomeSchema, type TaskWork, TaskWorkSchema } from '@transmute/contracts';
 import { createInfraProvider, freePort, repoRoot, type RunningInfra } from '@transmute/devstack';
-import { encodeManifest, manifestBucket } from '@transmute/messaging';
+import { MANIFEST_REFRESH_MS, encodeManifest, manifestBucket } from '@transmute/messaging';
 import { loadConfig } from '@transmute/service-kit';
 import { AppModule } from '../src/app.module';
 import { type OrchestratorConfig, orchestratorConfig } from '../src/config';
@@ -28,6 +28,7 @@ export class OrchestratorHarness {
   private readonly replicas: ChildProcess[] = [];
   private env: Record<string, string> = {};
   private scratch!: string;
+  private manifestRefresh?: NodeJS.Timeout;
 
   async start(env: Record<string, string> = {}): Promise<void> {
     this.scratch = await mkdtemp(join(tmpdir(), 'orchestrator-it-'));
@@ -75,6 +76,7 @@ export class OrchestratorHarness {
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.manifestRefresh);
     for (const replica of this.replicas) replica.kill('SIGTERM');
     await this.app?.close();
     this.catalogue?.kill('SIGTERM');
@@ -97,6 +99,11 @@ export class OrchestratorHarness {
     await this.js.publish(Subjects.tasksOutcomes, toBinary(TaskOutcomeSchema, create(TaskOutcomeSchema, outcome)));
   }
 
+  /**
+   * Announces the image family and keeps announcing it, as a running family
+   * does: the manifest bucket forgets a family after MANIFEST_TTL_MS, and a
+   * spec file runs longer than that.
+   */
   private async announceImageFamily(): Promise<void> {
     const bucket = manifestBucket(this.nats);
     const manifest = create(FamilyManifestSchema, {
@@ -106,7 +113,10 @@ export class OrchestratorHarness {
         { inputFormat: 'jpg', outputFormat: 'webp' },
       ],
     });
-    await bucket.put('image', encodeManifest(manifest));
+    const encoded = encodeManifest(manifest);
+    await bucket.put('image', encoded);
+    // A refresh that meets NATS restarting is simply missed; the next one lands.
+    this.manifestRefresh = setInterval(() => void bucket.put('image', encoded).catch(() => undefined), MANIFEST_REFRESH_MS);
   }
 
   private async startCatalogue(): Promise<void> {

@@ -17,8 +17,13 @@ interface Entry<T> {
  * Records read often and changed rarely (API keys, accounts), kept in one
  * process and dropped on every process the moment one of them announces a
  * change on a core NATS subject. `invalidate` resolves once the NATS server
- * holds the announcement, so a change has reached every connected replica's
- * socket before its caller answers.
+ * holds the announcement. That alone does not order it before another
+ * replica's next request: the request can be handled while the announcement
+ * still sits in that replica's socket. So a hit counts only after a round
+ * trip to the server that began after the read did: the server answers a
+ * PING after everything it queued for the connection before it, so every
+ * announcement made before the read has been handled by then. Reads that
+ * arrive in the same turn of the event loop share one round trip.
  *
  * Core pub/sub is at most once: a replica whose connection drops could miss
  * an announcement. So while disconnected it reads through, and on reconnect
@@ -30,6 +35,7 @@ export class InvalidatedCache<T> {
   private epoch = 0;
   private live = false;
   private subscription: Subscription | undefined;
+  private nextRoundTrip: Promise<boolean> | undefined;
 
   constructor(
     private readonly connection: NatsConnection,
@@ -68,8 +74,10 @@ export class InvalidatedCache<T> {
   /** The cached value, or what `load` reads (kept unless null, or unless a change was announced meanwhile). */
   async get(key: string, load: () => Promise<T | null>, nowMs = Date.now()): Promise<T | null> {
     if (!this.live) return load();
-    const hit = this.entries.get(key);
-    if (hit && hit.expiresAt > nowMs) return hit.value;
+    if (this.fresh(key, nowMs) && (await this.caughtUp())) {
+      const hit = this.fresh(key, nowMs);
+      if (hit && this.live) return hit.value;
+    }
     const epoch = this.epoch;
     const value = await load();
     if (value !== null && this.live && epoch === this.epoch) {
@@ -84,6 +92,29 @@ export class InvalidatedCache<T> {
     this.drop(key);
     this.connection.publish(this.options.subject, key);
     await this.connection.flush();
+  }
+
+  private fresh(key: string, nowMs: number): Entry<T> | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.expiresAt > nowMs ? hit : undefined;
+  }
+
+  /**
+   * Resolves true after a PING sent once every caller of this turn had
+   * arrived has been answered; false when the server could not be reached
+   * (the caller then reads through).
+   */
+  private caughtUp(): Promise<boolean> {
+    this.nextRoundTrip ??= new Promise<boolean>((resolve) =>
+      setImmediate(() => {
+        this.nextRoundTrip = undefined;
+        this.connection.flush().then(
+          () => resolve(true),
+          () => resolve(false),
+        );
+      }),
+    );
+    return this.nextRoundTrip;
   }
 
   private drop(key: string): void {

@@ -1,3 +1,4 @@
+import { type AddressInfo, type Socket, createConnection, createServer } from 'node:net';
 import { type NatsConnection, connect } from 'nats';
 import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
 import { InvalidatedCache } from '../src/invalidated-cache';
@@ -44,6 +45,28 @@ describe('InvalidatedCache', () => {
     expect(load).toHaveBeenCalledTimes(2);
   });
 
+  it('never answers from the cache once another process has announced a change, even while the announcement is still on its way', async () => {
+    // This replica's connection hands over what the server sends 50 ms late, as a busy or distant replica would.
+    const slow = await delayingProxy(new URL(infra.natsUrl), 50);
+    const late = await connect({ servers: `127.0.0.1:${slow.port}` });
+    try {
+      const options = { subject: `cache.spec.${++subjects}`, ttlMs: 60_000, maxEntries: 10 };
+      const mine = new InvalidatedCache<string>(late, options);
+      const theirs = new InvalidatedCache<string>(there, options);
+      await Promise.all([mine.start(), theirs.start()]);
+      const answers: string[] = [];
+      for (let round = 0; round < 5; round += 1) {
+        await mine.get('k', loader(`v${round}`));
+        await theirs.invalidate('k');
+        answers.push((await mine.get('k', loader('fresh'))) ?? 'null');
+      }
+      expect(answers).toEqual(['fresh', 'fresh', 'fresh', 'fresh', 'fresh']);
+    } finally {
+      await late.close();
+      slow.close();
+    }
+  });
+
   it('never keeps an absent record, so one created elsewhere is seen at once', async () => {
     const [mine] = await pair();
     const absent = loader(null);
@@ -76,3 +99,26 @@ describe('InvalidatedCache', () => {
     expect(load).toHaveBeenCalledTimes(3);
   });
 });
+
+/** A TCP proxy to `upstream` that passes what the server sends `delayMs` late, in order. */
+async function delayingProxy(upstream: URL, delayMs: number): Promise<{ port: number; close(): void }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const server = createConnection({ host: upstream.hostname, port: Number(upstream.port) });
+    for (const socket of [client, server]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => [client, server].forEach((other) => other.destroy()));
+    }
+    client.pipe(server);
+    server.on('data', (chunk: Buffer) => setTimeout(() => client.write(chunk), delayMs));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => {
+      sockets.forEach((socket) => socket.destroy());
+      server.close();
+    },
+  };
+}

@@ -32,7 +32,9 @@ export class FsStorage implements Storage {
   }
 
   async put(key: string, body: Readable): Promise<StoredObject> {
-    return this.writeAside(key, (partial) => pipeline(body, createWriteStream(partial, { highWaterMark: FILE_STREAM_CHUNK_BYTES })));
+    const target = this.pathOf(key);
+    await mkdir(dirname(target), { recursive: true });
+    return this.writeAside(target, (partial) => pipeline(body, createWriteStream(partial, { highWaterMark: FILE_STREAM_CHUNK_BYTES })));
   }
 
   async putFile(key: string, path: string): Promise<StoredObject> {
@@ -45,13 +47,11 @@ export class FsStorage implements Storage {
       // Scratch space on another filesystem (a separate volume): the kernel copies instead.
       if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
     }
-    return this.writeAside(key, (partial) => copyFile(path, partial, constants.COPYFILE_FICLONE));
+    return this.writeAside(target, (partial) => copyFile(path, partial, constants.COPYFILE_FICLONE));
   }
 
-  /** Written aside and renamed, so a reader never sees half a file. */
-  private async writeAside(key: string, write: (partial: string) => Promise<void>): Promise<StoredObject> {
-    const target = this.pathOf(key);
-    await mkdir(dirname(target), { recursive: true });
+  /** Written aside and renamed, so a reader never sees half a file; `target`'s directory exists. */
+  private async writeAside(target: string, write: (partial: string) => Promise<void>): Promise<StoredObject> {
     const partial = `${target}.partial-${randomBytes(6).toString('hex')}`;
     try {
       await write(partial);

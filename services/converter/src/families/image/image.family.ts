@@ -54,7 +54,7 @@ export class ImageFamily implements ConverterFamily {
     if (!encoder) throw ServiceFailure.validation(`the image family does not write ${request.outputFormat}`);
     const settings = imageSettings(request.options, request.outputFormat);
     if (decoder.engine === 'sharp' && encoder.engine === 'sharp') {
-      // libvips reads and writes both ends, with no file between: a stage directory per file cost 3-4 % of the converter's CPU.
+      // libvips reads and writes both ends, with no file between: a profile put mkdtemp at 4.7 % of the converter's CPU for two directories per task, and this was one of them.
       await this.encode({ request, settings, stage: dirname(request.outputPath) }, request.inputPath, true, encoder);
       return;
     }

@@ -1,4 +1,7 @@
-import { assignPorts, serviceDefinitions } from './service-catalog';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../repo-root';
+import { CONVERTER_ALLOCATOR_ENV, assignPorts, serviceDefinitions } from './service-catalog';
 
 describe('serviceDefinitions', () => {
   it('lists the core services, then one converter process per family', () => {
@@ -16,6 +19,12 @@ describe('serviceDefinitions', () => {
       ['converter-video', 'converter', 8091],
     ]);
     expect(services.find((s) => s.name === 'converter-video')?.env).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072', TRANSMUTE_CONVERTER_FAMILY: 'video' });
+  });
+
+  it("gives local converters the allocator settings the converter image's Dockerfile sets", () => {
+    const dockerfile = readFileSync(join(repoRoot(), 'Dockerfile'), 'utf8');
+    for (const [name, value] of Object.entries(CONVERTER_ALLOCATOR_ENV)) expect(dockerfile).toMatch(new RegExp(`^\\s*${name}=${value}\\s*$`, 'm'));
+    expect(dockerfile.match(/MALLOC_[A-Z_]+=/g)?.map((setting) => setting.slice(0, -1))).toEqual(Object.keys(CONVERTER_ALLOCATOR_ENV));
   });
 
   it('runs the image family by default', () => {

@@ -3,9 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePorts, LOOPBACK } from '../src/net/free-ports';
-import { ManagedProcess } from '../src/process/managed-process';
 import { defaultToolsBin, requireTool } from '../src/infra/local-tools';
-import { httpStatus, stopOnce, waitUntilReady } from '../src/infra/test-servers-common';
+import { natsClusterPorts, startNatsServer, type NatsServerPorts, type RunningNatsServer } from '../src/infra/nats-cluster';
 import { repoRoot } from '../src/repo-root';
 
 /**
@@ -21,25 +20,17 @@ interface CheckResult {
   stderr: string;
 }
 
-interface RunningServer {
-  name: string;
-  monitorUrl: string;
-  stop(): Promise<void>;
-}
-
-const SERVER_READY_MS = 30_000;
 const GROUP_WHOLE_MS = 30_000;
 
 jest.setTimeout(120_000);
 
-let natsServer: string;
 let metaCheck: string;
 let dataRoot: string;
-const running: RunningServer[] = [];
+const running: RunningNatsServer[] = [];
 
 beforeAll(async () => {
   // A missing binary fails here, with the command that builds it.
-  natsServer = requireTool(defaultToolsBin(), 'nats-server');
+  requireTool(defaultToolsBin(), 'nats-server');
   metaCheck = requireTool(defaultToolsBin(), 'nats-meta-check');
   dataRoot = await mkdtemp(join(tmpdir(), 'transmute-meta-check-'));
 });
@@ -61,27 +52,15 @@ function runCheck(monitorUrl: string, expect: number): Promise<CheckResult> {
   });
 }
 
-/** One nats-server with JetStream; in a cluster when `routes` is given. */
-async function startServer(name: string, ports: { client: number; monitor: number; cluster?: number }, routes?: number[]): Promise<RunningServer> {
-  const cluster =
-    ports.cluster === undefined || routes === undefined
-      ? []
-      : ['--cluster_name', 'meta-check', '--cluster', `nats://${LOOPBACK}:${ports.cluster}`, '--routes', routes.map((port) => `nats://${LOOPBACK}:${port}`).join(',')];
-  const managed = new ManagedProcess({
-    name,
-    command: natsServer,
-    args: ['-js', '-a', LOOPBACK, '-p', String(ports.client), '-m', String(ports.monitor), '--server_name', name, '-sd', join(dataRoot, name), ...cluster],
-    output: { kind: 'tail-only' },
-  });
-  const monitorUrl = `http://${LOOPBACK}:${ports.monitor}`;
-  const server = { name, monitorUrl, stop: stopOnce(managed) };
+/** One nats-server with JetStream, stopped after the test; in a cluster when `routes` is given. */
+async function startServer(name: string, ports: NatsServerPorts, routes?: number[]): Promise<RunningNatsServer> {
+  const server = await startNatsServer(name, dataRoot, ports, routes);
   running.push(server);
-  await waitUntilReady(managed, name, async () => (await httpStatus(`${monitorUrl}/varz`)) === 200, SERVER_READY_MS);
   return server;
 }
 
 /** Runs the check until every server gives the wanted exit code, or fails with the last answers. */
-async function untilEvery(servers: RunningServer[], expect: number, wanted: (result: CheckResult) => boolean): Promise<CheckResult[]> {
+async function untilEvery(servers: RunningNatsServer[], expect: number, wanted: (result: CheckResult) => boolean): Promise<CheckResult[]> {
   const deadline = Date.now() + GROUP_WHOLE_MS;
   for (;;) {
     const results = await Promise.all(servers.map((server) => runCheck(server.monitorUrl, expect)));
@@ -94,18 +73,12 @@ async function untilEvery(servers: RunningServer[], expect: number, wanted: (res
   }
 }
 
-/** Ports for `count` clustered servers: client, monitor and cluster route each. */
-async function clusterPorts(count: number): Promise<Array<{ client: number; monitor: number; cluster: number }>> {
-  const ports = await freePorts(count * 3);
-  return Array.from({ length: count }, (_, i) => ({ client: ports[i * 3]!, monitor: ports[i * 3 + 1]!, cluster: ports[i * 3 + 2]! }));
-}
-
 const passed = (result: CheckResult): boolean => result.code === 0;
 const failed = (result: CheckResult): boolean => result.code === 1;
 
 describe('nats-meta-check against real nats-servers', () => {
   it('passes on every server of a whole three-server cluster, and fails when more are expected', async () => {
-    const ports = await clusterPorts(3);
+    const ports = await natsClusterPorts(3);
     const routes = ports.map((p) => p.cluster);
     const servers = await Promise.all(ports.map((p, i) => startServer(`whole-${i}`, p, routes)));
 
@@ -128,7 +101,7 @@ describe('nats-meta-check against real nats-servers', () => {
   });
 
   it('fails while the group lacks a server the routes name, and passes once it has joined', async () => {
-    const ports = await clusterPorts(3);
+    const ports = await natsClusterPorts(3);
     const routes = ports.map((p) => p.cluster);
     // Two of three: they elect a leader, which shrinks the group to the two it has heard from.
     const first = await Promise.all(ports.slice(0, 2).map((p, i) => startServer(`late-${i}`, p, routes)));

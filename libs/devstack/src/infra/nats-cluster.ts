@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePorts, LOOPBACK } from '../net/free-ports';
+import { ManagedProcess } from '../process/managed-process';
+import { defaultToolsBin, requireTool } from './local-tools';
+import { httpStatus, stopOnce, waitUntilReady } from './test-servers-common';
+
+export interface NatsServerPorts {
+  client: number;
+  monitor: number;
+  /** The route port; only a clustered server has one. */
+  cluster?: number;
+}
+
+export interface RunningNatsServer {
+  name: string;
+  /** nats://127.0.0.1:<client port> */
+  url: string;
+  monitorUrl: string;
+  stop(): Promise<void>;
+}
+
+export interface RunningNatsCluster {
+  servers: RunningNatsServer[];
+  stop(): Promise<void>;
+}
+
+const SERVER_READY_MS = 30_000;
+
+/** Client, monitor and route ports for `count` clustered servers. */
+export async function natsClusterPorts(count: number): Promise<Array<Required<NatsServerPorts>>> {
+  const ports = await freePorts(count * 3);
+  return Array.from({ length: count }, (_, i) => ({ client: ports[i * 3]!, monitor: ports[i * 3 + 1]!, cluster: ports[i * 3 + 2]! }));
+}
+
+/**
+ * One real nats-server with JetStream on loopback, its state under
+ * `dataRoot`; in a cluster when `routes` (the route ports of every member) is given.
+ */
+export async function startNatsServer(name: string, dataRoot: string, ports: NatsServerPorts, routes?: number[]): Promise<RunningNatsServer> {
+  const cluster =
+    ports.cluster === undefined || routes === undefined
+      ? []
+      : ['--cluster_name', 'transmute-test', '--cluster', `nats://${LOOPBACK}:${ports.cluster}`, '--routes', routes.map((port) => `nats://${LOOPBACK}:${port}`).join(',')];
+  const managed = new ManagedProcess({
+    name,
+    command: requireTool(defaultToolsBin(), 'nats-server'),
+    args: ['-js', '-a', LOOPBACK, '-p', String(ports.client), '-m', String(ports.monitor), '--server_name', name, '-sd', join(dataRoot, name), ...cluster],
+    output: { kind: 'tail-only' },
+  });
+  const monitorUrl = `http://${LOOPBACK}:${ports.monitor}`;
+  const server = { name, url: `nats://${LOOPBACK}:${ports.client}`, monitorUrl, stop: stopOnce(managed) };
+  try {
+    await waitUntilReady(managed, name, async () => (await httpStatus(`${monitorUrl}/varz`)) === 200, SERVER_READY_MS);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return server;
+}
+
+/**
+ * `size` clustered nats-servers, ready once JetStream answers on each of
+ * them (its meta group has a leader), so streams with `size` replicas can be made.
+ */
+export async function startNatsCluster(size = 3): Promise<RunningNatsCluster> {
+  const dataRoot = await mkdtemp(join(tmpdir(), 'transmute-nats-cluster-'));
+  const ports = await natsClusterPorts(size);
+  const routes = ports.map((p) => p.cluster);
+  const started = await Promise.allSettled(ports.map((p, i) => startNatsServer(`cluster-${i}`, dataRoot, p, routes)));
+  const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const stop = async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await rm(dataRoot, { recursive: true, force: true });
+  };
+  const failure = started.find((result) => result.status === 'rejected');
+  if (failure) {
+    await stop();
+    throw failure.reason;
+  }
+  const deadline = Date.now() + SERVER_READY_MS;
+  while (!(await Promise.all(servers.map((s) => httpStatus(`${s.monitorUrl}/healthz`).catch(() => 0)))).every((status) => status === 200)) {
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the ${size}-server NATS cluster had no JetStream within ${SERVER_READY_MS} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { servers, stop };
+}

@@ -244,7 +244,9 @@ export class KvBucket<T> {
     const { name, ttlMs = 0, replicas = streamReplicasOf(this.connection) } = this.definition;
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const kv = await this.connection.jetstream().views.kv(name, { history: 1, replicas, ...(ttlMs > 0 && { ttl: ttlMs }) });
+        // With copies, reads go to the leader: a lagging copy answering a direct get can show a value older than
+        // an acknowledged write, and a decision to change nothing made on it escapes every compare-and-set.
+        const kv = await this.connection.jetstream().views.kv(name, { history: 1, replicas, allow_direct: replicas === 1, ...(ttlMs > 0 && { ttl: ttlMs }) });
         await this.followTtl(ttlMs);
         this.count('open');
         return kv;

@@ -1,6 +1,7 @@
 export * from './storage';
 export * from './url-signer';
 export * from './download-tokens';
+export * from './download-links';
 export * from './fs-storage';
 export * from './storage-config';
 export * from './storage.module';

@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { NatsModule } from '@transmute/messaging';
 import { PersistenceModule } from '@transmute/persistence';
 import { ServiceKitModule } from '@transmute/service-kit';
-import { StorageModule } from '@transmute/storage';
+import { DownloadLinks, StorageModule } from '@transmute/storage';
 import { CatalogueClient } from './catalogue/catalogue.client';
 import type { OrchestratorConfig } from './config';
 import { DispatchPreparer } from './dispatch/dispatch-preparer';
@@ -44,6 +44,10 @@ export class AppModule {
       ],
       controllers: [JobsRpcController],
       providers: [
+        {
+          provide: DownloadLinks,
+          useValue: new DownloadLinks({ tokenKey: config.downloadTokenKey, publicUrl: config.publicUrl, fileRetentionSeconds: config.fileRetentionSeconds }),
+        },
         StoreCounters,
         JobStore,
         JobHistory,

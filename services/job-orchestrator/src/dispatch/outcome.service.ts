@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { create, toJson } from '@bufbuild/protobuf';
 import { TaskResultSchema, type TaskOutcome, type TaskSucceeded } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
-import { DownloadTokens } from '@transmute/storage';
+import { DownloadLinks } from '@transmute/storage';
 import type { OrchestratorConfig } from '../config';
 import { type TaskMove, type TransitionInput, moveTask } from '../state/transitions';
 import type { LiveJob, StoredOutput } from '../store/live-job';
@@ -18,14 +18,12 @@ import { type JobChange, JobDriver } from './job-driver';
 @Injectable()
 export class OutcomeService {
   private readonly logger = new Logger(OutcomeService.name);
-  private readonly downloadTokens: DownloadTokens;
 
   constructor(
     private readonly driver: JobDriver,
+    private readonly links: DownloadLinks,
     @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
-  ) {
-    this.downloadTokens = new DownloadTokens(config.downloadTokenKey);
-  }
+  ) {}
 
   async apply(outcome: TaskOutcome): Promise<void> {
     const change = this.changeFor(outcome);
@@ -79,17 +77,7 @@ export class OutcomeService {
     // Workers name the files they produce; the task name only stands in for a nameless one.
     const output: StoredOutput | null = file ? { key: file.key, filename: file.filename || name, size: Number(file.size), format: file.format } : null;
     const result = create(TaskResultSchema, succeeded.result ?? {});
-    if (job.tasks[name]?.operation === 'convert' && output) result.downloadUrl = this.downloadUrl(output, job.accountId);
+    if (job.tasks[name]?.operation === 'convert' && output) result.downloadUrl = this.links.link(output, job.accountId);
     return { output, result: toJson(TaskResultSchema, result) as Record<string, unknown> };
-  }
-
-  private downloadUrl(output: StoredOutput, accountId: string): string {
-    const token = this.downloadTokens.mint({
-      key: output.key,
-      filename: output.filename,
-      accountId,
-      expiresAtUnix: BigInt(Math.floor(Date.now() / 1000) + this.config.fileRetentionSeconds),
-    });
-    return `${this.config.publicUrl}/v1/download/${token}`;
   }
 }

@@ -75,22 +75,18 @@ describe('job orchestrator on real NATS and FerretDB', () => {
       outcome: { case: 'succeeded' as const, value: { file: { key: `jobs/${job.id}/to-jpg/photo.jpg`, filename: 'photo.jpg', size: 5n, format: 'jpg' } } },
     };
     await harness.report(convertDone);
-    const exportWork = await waitForWork(Subjects.tasksExport);
-    expect(exportWork.inputs.map((file) => file.filename)).toEqual(['photo.jpg']);
-    await harness.report(convertDone);
-    await harness.report({
-      jobId: job.id,
-      taskName: 'out',
-      attempt: 1,
-      outcome: { case: 'succeeded', value: { result: { url: 'http://127.0.0.1:8080/v1/download/t', filename: 'photo.jpg' } } },
-    });
+    // export/url is signed here, in the step that records the convert: no work goes to the exporter.
     await waitFor(async () => (await jobs.get(job.id, 'acc')).status === 'finished', 'the job to finish');
+    await harness.report(convertDone);
     expect(await harness.pullWork(Subjects.tasksExport)).toBeNull();
 
     const finished = await jobs.get(job.id, 'acc');
     expect(finished.endedAt).toBeDefined();
     expect(finished.tasks.find((task) => task.name === 'to-jpg')?.result?.downloadUrl).toMatch(/\/v1\/download\/[\w-]+\.[\w-]+$/);
-    expect(finished.tasks.find((task) => task.name === 'out')?.result).toMatchObject({ filename: 'photo.jpg' });
+    const exported = finished.tasks.find((task) => task.name === 'out')?.result;
+    expect(exported).toMatchObject({ filename: 'photo.jpg', files: [{ filename: 'photo.jpg' }] });
+    expect(exported?.url).toMatch(/\/v1\/download\/[\w-]+\.[\w-]+$/);
+    expect(exported?.files[0]?.url).toBe(exported?.url);
     // Credentials and options do not outlive the job.
     expect((await storedTasks(job.id)).every((task) => task.spec === null)).toBe(true);
     // The ended job's durable record, without credentials or links.

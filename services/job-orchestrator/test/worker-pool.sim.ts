@@ -4,7 +4,7 @@ import type { Storage } from '@transmute/storage';
 import type { OrchestratorHarness } from './orchestrator-harness';
 
 /**
- * Plays the import, image-convert and export pools for many jobs at once:
+ * Plays the import and image-convert pools for many jobs at once:
  * each work message is run (an output written to storage) and its end
  * reported twice, as JetStream redelivery would. Like a real worker with a
  * task this quick, it never reports the start (TRANSMUTE_STARTED_REPORT_DELAY_MS). It records every work
@@ -22,7 +22,7 @@ export class WorkerPoolSim {
   ) {}
 
   start(): void {
-    this.loops = [Subjects.tasksImport, Subjects.tasksConvert('image'), Subjects.tasksExport].map((subject) => this.loop(subject));
+    this.loops = [Subjects.tasksImport, Subjects.tasksConvert('image')].map((subject) => this.loop(subject));
   }
 
   async stop(): Promise<void> {
@@ -57,8 +57,6 @@ export class WorkerPoolSim {
     let outcome;
     if (subject === Subjects.tasksImport) {
       outcome = { file: { key: work.uploadKey, filename: 'photo.png', size: 9n, format: 'png' } };
-    } else if (subject === Subjects.tasksExport) {
-      outcome = { result: { url: `http://127.0.0.1/v1/download/${work.jobId}`, filename: 'photo.jpg' } };
     } else {
       const key = `jobs/${work.jobId}/${work.taskName}/photo.jpg`;
       await this.storage.put(key, Readable.from([Buffer.from('jpg bytes')]));

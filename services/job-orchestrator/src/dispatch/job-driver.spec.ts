@@ -1,4 +1,5 @@
 import type { Job } from '@transmute/contracts';
+import { DownloadLinks } from '@transmute/storage';
 import { job, task } from '../../test/live-job-builders';
 import type { OrchestratorConfig } from '../config';
 import type { JobEventLog } from '../events/job-event-log';
@@ -39,6 +40,7 @@ function driverFor(initial: LiveJob, seen: string[]): JobDriver {
     sender as unknown as WorkSender,
     events as unknown as JobEventLog,
     finalizer as unknown as JobFinalizer,
+    new DownloadLinks({ tokenKey: 'd'.repeat(32), publicUrl: 'http://gateway.test', fileRetentionSeconds: 60 }),
     fairness as unknown as FairDispatch,
     { dispatchDeadlineMs: 60_000 } as OrchestratorConfig,
   );

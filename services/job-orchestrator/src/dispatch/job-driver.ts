@@ -1,12 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { toJson } from '@bufbuild/protobuf';
+import { TaskResultSchema } from '@transmute/contracts';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
+import { DownloadLinks } from '@transmute/storage';
 import type { OrchestratorConfig } from '../config';
 import { JobEventLog } from '../events/job-event-log';
 import { progressWorthAnnouncing } from '../events/progress-events';
 import { FairDispatch, endedConverts } from '../fairness/fair-dispatch';
 import { JobFinalizer } from '../jobs/job-finalizer';
 import { toJobMessage } from '../jobs/job-view';
-import { type Preparation, type Walked, walk } from '../state/job-walk';
+import { type Preparation, type WalkSettings, type Walked, walk } from '../state/job-walk';
 import { moveTask } from '../state/transitions';
 import type { LiveJob } from '../store/live-job';
 import { JobStore } from '../store/job-store';
@@ -38,6 +41,7 @@ export class JobDriver {
     private readonly sender: WorkSender,
     private readonly events: JobEventLog,
     private readonly finalizer: JobFinalizer,
+    private readonly links: DownloadLinks,
     private readonly fairness: FairDispatch,
     @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
   ) {}
@@ -50,7 +54,7 @@ export class JobDriver {
       const now = Date.now();
       const stepped = await this.store.mutate(jobId, (job) => {
         const changed = pending?.(job, now) ?? null;
-        const walked = walk(changed ?? job, { now, claimDeadlineMs: CLAIM_DEADLINE_MS, preparations });
+        const walked = walk(changed ?? job, { now, claimDeadlineMs: CLAIM_DEADLINE_MS, preparations, exportLinks: this.exportLinks });
         return { job: changed || walked.changed ? walked.job : null, result: { walked, before: job } };
       });
       if (!stepped) return null;
@@ -65,6 +69,9 @@ export class JobDriver {
     }
     return this.store.get(jobId);
   }
+
+  private readonly exportLinks: WalkSettings['exportLinks'] = (task, files, accountId) =>
+    toJson(TaskResultSchema, this.links.exportResult(task.name, files, accountId)) as Record<string, unknown>;
 
   /**
    * Publishes the given tasks' current attempts and records them as sent. A

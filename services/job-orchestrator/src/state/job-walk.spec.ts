@@ -1,9 +1,19 @@
+import { toJson } from '@bufbuild/protobuf';
+import { TaskResultSchema } from '@transmute/contracts';
+import { DownloadLinks, DownloadTokens } from '@transmute/storage';
 import { job, task } from '../../test/live-job-builders';
-import { type Preparation, readyConverts, walk } from './job-walk';
+import { type Preparation, type WalkSettings, readyConverts, walk } from './job-walk';
 
 const NOW = 1_700_000_000_000;
+const TOKEN_KEY = 'd'.repeat(32);
+const links = new DownloadLinks({ tokenKey: TOKEN_KEY, publicUrl: 'https://convert.example', fileRetentionSeconds: 3_600 });
 
-const settings = (preparations: Record<string, Preparation> = {}) => ({ now: NOW, claimDeadlineMs: 10_000, preparations: new Map(Object.entries(preparations)) });
+const settings = (preparations: Record<string, Preparation> = {}): WalkSettings => ({
+  now: NOW,
+  claimDeadlineMs: 10_000,
+  preparations: new Map(Object.entries(preparations)),
+  exportLinks: (exported, files, accountId) => toJson(TaskResultSchema, links.exportResult(exported.name, files, accountId, NOW)) as Record<string, unknown>,
+});
 
 describe('walk', () => {
   it('claims the imports of a started job and leaves the rest waiting', () => {
@@ -55,5 +65,28 @@ describe('walk', () => {
     const walked = walk(running, settings());
     expect(walked).toMatchObject({ statusChanged: true, ended: false, job: { status: 'converting' } });
     expect(walk(walked.job, settings())).toMatchObject({ changed: false, statusChanged: false });
+  });
+
+  it('finishes an export/url with a signed link per input file, without dispatching it, and ends the job', () => {
+    const walked = walk(
+      job('converting', [task('in', 'import/url', 'finished'), task('c', 'convert', 'finished', ['in']), task('e', 'export/url', 'waiting_input', ['c'])]),
+      settings(),
+    );
+    expect(walked.claimed).toEqual([]);
+    expect(walked).toMatchObject({ ended: true, job: { status: 'finished' } });
+    const exported = walked.job.tasks['e']!;
+    expect(exported).toMatchObject({ status: 'finished', result: { filename: 'c.png', files: [{ filename: 'c.png' }] } });
+    const url = exported.result!['url'] as string;
+    expect((exported.result!['files'] as Array<{ url: string }>)[0]!.url).toBe(url);
+    expect(url.startsWith('https://convert.example/v1/download/')).toBe(true);
+    const grant = new DownloadTokens(TOKEN_KEY).verify(url.split('/').pop()!, NOW / 1000);
+    expect(grant).toMatchObject({ key: 'k/c', filename: 'c.png', accountId: 'acc', expiresAtUnix: BigInt(NOW / 1000 + 3_600) });
+  });
+
+  it('fails an export/url whose inputs left no file, with the reason; the job still finishes, as for any failed export', () => {
+    const noFile = { ...task('c', 'convert', 'finished', ['in']), output: null };
+    const walked = walk(job('converting', [task('in', 'import/url', 'finished'), noFile, task('e', 'export/url', 'waiting_input', ['c'])]), settings());
+    expect(walked.job.tasks['e']).toMatchObject({ status: 'failed', result: { error: 'export task e has no file to export' } });
+    expect(walked).toMatchObject({ ended: true, job: { status: 'finished' } });
   });
 });

@@ -1,5 +1,5 @@
 import { RUNNING_JOB_STATUSES, TERMINAL_JOB_STATUSES, WAITING_TASK_STATUSES } from '@transmute/contracts';
-import type { LiveJob, LiveTask } from '../store/live-job';
+import type { LiveJob, LiveTask, StoredOutput } from '../store/live-job';
 import { deriveJobStatus } from './job-status';
 import { moveJob, moveTask } from './transitions';
 
@@ -20,6 +20,8 @@ export interface WalkSettings {
   /** How long a claimed task may wait for its work message to be confirmed before it is published again. */
   claimDeadlineMs: number;
   preparations: ReadonlyMap<string, Preparation>;
+  /** An export/url task's result for the files its inputs produced (throws when there are none). */
+  exportLinks: (task: LiveTask, files: StoredOutput[], accountId: string) => Record<string, unknown>;
 }
 
 export interface Walked {
@@ -54,6 +56,8 @@ export function walk(job: LiveJob, settings: WalkSettings): Walked {
       let next: LiveTask | null;
       if (task.operation === 'export/webhook') {
         next = moveTask(task, 'settle', input);
+      } else if (task.operation === 'export/url') {
+        next = linked(task, tasks, job.accountId, settings);
       } else if (task.operation === 'convert') {
         const preparation = settings.preparations.get(name);
         if (!preparation) {
@@ -82,6 +86,16 @@ export function walk(job: LiveJob, settings: WalkSettings): Walked {
     statusChanged: moved !== null,
     ended: moved !== null && TERMINAL_JOB_STATUSES.includes(moved.status),
   };
+}
+
+/** An export/url task finished with its links, or failed when its inputs left no file to link. */
+function linked(task: LiveTask, tasks: Record<string, LiveTask>, accountId: string, settings: WalkSettings): LiveTask | null {
+  const files = task.dependsOn.map((dependency) => tasks[dependency]?.output).filter((output): output is StoredOutput => output != null);
+  try {
+    return moveTask(task, 'link', { now: settings.now, result: settings.exportLinks(task, files, accountId) });
+  } catch (error) {
+    return moveTask(task, 'refuse', { now: settings.now, error: error instanceof Error ? error.message : String(error) });
+  }
 }
 
 /** The job moved to the status its tasks add up to; null when it is there already or not running. */

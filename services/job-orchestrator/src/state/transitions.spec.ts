@@ -35,6 +35,7 @@ const EXPECTED_TASK_MOVES: Record<TaskMove, [from: TaskStatus[], to: TaskStatus]
   fail: [['queued', 'processing'], 'failed'],
   refuse: [['waiting_upload', 'waiting', 'waiting_input', 'queued', 'processing'], 'failed'],
   abandon: [['queued', 'processing'], 'failed'],
+  link: [['waiting_input'], 'finished'],
   settle: [['waiting_input'], 'finished'],
   receive: [['waiting_upload', 'waiting'], 'finished'],
   cancel: [['waiting_upload', 'waiting', 'waiting_input', 'queued'], 'cancelled'],

@@ -109,6 +109,8 @@ export const TASK_TRANSITIONS = {
     to: ['finished'],
     set: (_task, input) => ({ deadlineAt: null, output: input.output ?? null, result: input.result ?? null }),
   },
+  /** export/url: its links are signed here when its inputs finish; no worker has anything to do. */
+  link: { from: ['waiting_input'], to: ['finished'], set: (_task, input) => ({ deadlineAt: null, result: input.result ?? null }) },
   /** export/webhook: nothing runs now; the dispatcher notifies the target once the job ends. */
   settle: { from: ['waiting_input'], to: ['finished'], set: () => ({}) },
   /** The job ended before the task ran. */

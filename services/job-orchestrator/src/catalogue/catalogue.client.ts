@@ -4,6 +4,10 @@ import { RouteReplySchema, RouteRequestSchema, Subjects } from '@transmute/contr
 import { RpcClient } from '@transmute/messaging';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
+import { RouteCache } from './route-cache';
+
+/** How long a route the catalogue gave is used without asking again. */
+const ROUTE_CACHE_MS = 5_000;
 
 export interface ConversionRoute {
   inputFormat: string;
@@ -12,15 +16,21 @@ export interface ConversionRoute {
   family: string;
 }
 
-/** Asks the catalogue which running converter family owns each pair. */
+/** Asks the catalogue which running converter family owns each pair (held a few seconds: RouteCache). */
 @Injectable()
 export class CatalogueClient {
+  private readonly cache = new RouteCache(ROUTE_CACHE_MS);
+
   constructor(
     private readonly rpc: RpcClient,
     @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
   ) {}
 
-  async route(pairs: { inputFormat: string; outputFormat: string }[]): Promise<ConversionRoute[]> {
+  route(pairs: { inputFormat: string; outputFormat: string }[]): Promise<ConversionRoute[]> {
+    return this.cache.routes(pairs, (missing) => this.ask(missing));
+  }
+
+  private async ask(pairs: { inputFormat: string; outputFormat: string }[]): Promise<ConversionRoute[]> {
     const list = await this.rpc.request(Subjects.catalogueRoute, RouteRequestSchema, create(RouteRequestSchema, { pairs }), RouteReplySchema, {
       timeoutMs: this.config.catalogueTimeoutMs,
       unavailable: 'the format catalogue is unavailable',

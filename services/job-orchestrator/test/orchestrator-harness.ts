@@ -138,7 +138,7 @@ export class OrchestratorHarness {
 }
 
 async function waitUntilReady(port: number, entry: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
       (r) => r.ok,

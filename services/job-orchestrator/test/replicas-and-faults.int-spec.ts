@@ -29,7 +29,7 @@ async function startJob(webhookUrl: string): Promise<string> {
   const job = await createUploadedJob(harness.app.get(JobsService), storage, { webhookUrl });
   await harness.app
     .get(RpcClient)
-    .request(Subjects.jobsCompleteUpload, JobRefSchema, create(JobRefSchema, { jobId: job.id, accountId: 'acc' }), JobReplySchema, { timeoutMs: 10_000 });
+    .request(Subjects.jobsCompleteUpload, JobRefSchema, create(JobRefSchema, { jobId: job.id, accountId: 'acc' }), JobReplySchema, { timeoutMs: 30_000 });
   return job.id;
 }
 

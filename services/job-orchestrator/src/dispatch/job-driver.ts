@@ -70,8 +70,8 @@ export class JobDriver {
     return this.store.get(jobId);
   }
 
-  private readonly exportLinks: WalkSettings['exportLinks'] = (task, files, accountId) =>
-    toJson(TaskResultSchema, this.links.exportResult(task.name, files, accountId)) as Record<string, unknown>;
+  private readonly exportLinks: WalkSettings['exportLinks'] = (task, files, accountId, now) =>
+    toJson(TaskResultSchema, this.links.exportResult(task.name, files, accountId, now)) as Record<string, unknown>;
 
   /**
    * Publishes the given tasks' current attempts and records them as sent. A

@@ -12,7 +12,7 @@ const settings = (preparations: Record<string, Preparation> = {}): WalkSettings 
   now: NOW,
   claimDeadlineMs: 10_000,
   preparations: new Map(Object.entries(preparations)),
-  exportLinks: (exported, files, accountId) => toJson(TaskResultSchema, links.exportResult(exported.name, files, accountId, NOW)) as Record<string, unknown>,
+  exportLinks: (exported, files, accountId, now) => toJson(TaskResultSchema, links.exportResult(exported.name, files, accountId, now)) as Record<string, unknown>,
 });
 
 describe('walk', () => {

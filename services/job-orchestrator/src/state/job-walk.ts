@@ -21,7 +21,7 @@ export interface WalkSettings {
   claimDeadlineMs: number;
   preparations: ReadonlyMap<string, Preparation>;
   /** An export/url task's result for the files its inputs produced (throws when there are none). */
-  exportLinks: (task: LiveTask, files: StoredOutput[], accountId: string) => Record<string, unknown>;
+  exportLinks: (task: LiveTask, files: StoredOutput[], accountId: string, now: number) => Record<string, unknown>;
 }
 
 export interface Walked {
@@ -92,7 +92,7 @@ export function walk(job: LiveJob, settings: WalkSettings): Walked {
 function linked(task: LiveTask, tasks: Record<string, LiveTask>, accountId: string, settings: WalkSettings): LiveTask | null {
   const files = task.dependsOn.map((dependency) => tasks[dependency]?.output).filter((output): output is StoredOutput => output != null);
   try {
-    return moveTask(task, 'link', { now: settings.now, result: settings.exportLinks(task, files, accountId) });
+    return moveTask(task, 'link', { now: settings.now, result: settings.exportLinks(task, files, accountId, settings.now) });
   } catch (error) {
     return moveTask(task, 'refuse', { now: settings.now, error: error instanceof Error ? error.message : String(error) });
   }

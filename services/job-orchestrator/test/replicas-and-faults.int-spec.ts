@@ -78,10 +78,11 @@ describe('the live job store under two replicas and restarts', () => {
     expect(ended.map((job) => job?.status)).toEqual(jobIds.map(() => 'finished'));
     // Each attempt's work went out once, and no task needed a second attempt.
     expect(pool.duplicates()).toEqual([]);
-    // The uploads were finished by complete-upload: no import work at all.
+    // The uploads were finished by complete-upload and the links signed by the orchestrator: only converts went out.
     for (const id of jobIds) {
-      for (const task of ['to-jpg', 'out']) expect(pool.deliveries.get(`${id}/${task}/1`)).toBe(1);
+      expect(pool.deliveries.get(`${id}/to-jpg/1`)).toBe(1);
       expect(pool.deliveries.has(`${id}/in/1`)).toBe(false);
+      expect(pool.deliveries.has(`${id}/out/1`)).toBe(false);
     }
     expect([...(await terminalEvents(jobIds)).values()]).toEqual(jobIds.map(() => 1));
     const jsm = await harness.nats.jetstreamManager();

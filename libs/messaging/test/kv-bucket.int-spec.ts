@@ -75,6 +75,35 @@ describe('KvBucket', () => {
     expect(notes.tally().update).toBe(0);
   });
 
+  it('mutate from a known entry: writes without reading while it is current', async () => {
+    const counts = bucket<number>(KvCodecs.integer);
+    const first = await counts.mutate('n', (current) => ({ write: (current?.value ?? 0) + 1, result: undefined }));
+    const second = await counts.mutate('n', (current) => ({ write: current!.value + 1, result: current!.value }), { known: first.entry! });
+    expect(second).toMatchObject({ written: true, result: 1, conflicts: 0, reads: 0, entry: { value: 2 } });
+    expect((await counts.get('n'))!).toMatchObject({ value: 2, revision: second.entry!.revision });
+    expect(counts.tally()).toMatchObject({ get: 2, update: 1, create: 1, conflict: 0 });
+  });
+
+  it('mutate from a stale known entry: a write loses its race and is decided again on what is stored', async () => {
+    const counts = bucket<number>(KvCodecs.integer);
+    await counts.put('n', 1);
+    const stale = (await counts.get('n'))!;
+    await new KvBucket<number>(nc, counts.definition, KvCodecs.integer).put('n', 10);
+    const outcome = await counts.mutate('n', (current) => ({ write: current!.value + 1, result: current!.value }), { known: stale });
+    expect(outcome).toMatchObject({ written: true, result: 10, conflicts: 1, reads: 1, entry: { value: 11 } });
+    expect((await counts.get('n'))!.value).toBe(11);
+  });
+
+  it('mutate from a stale known entry: a decision to leave the key is made again on what is stored', async () => {
+    const flags = bucket<Note>(KvCodecs.json<Note>());
+    await flags.put('f', { text: 'waiting', version: 1 });
+    const stale = (await flags.get('f'))!;
+    await new KvBucket<Note>(nc, flags.definition, KvCodecs.json<Note>()).put('f', { text: 'ready', version: 2 });
+    // On the stale entry there is nothing to do; on the stored one there is.
+    const outcome = await flags.mutate('f', (current) => (current?.value.text === 'ready' ? { write: { text: 'done', version: 3 }, result: 'moved' } : { result: 'left' }), { known: stale });
+    expect(outcome).toMatchObject({ written: true, result: 'moved', reads: 1, entry: { value: { text: 'done' } } });
+  });
+
   it('mutate: gives up with a clear error after its limit of lost races', async () => {
     const notes = bucket<number>(KvCodecs.integer);
     await notes.put('busy', 0);

@@ -39,6 +39,8 @@ export interface KvMutation<T, R> {
   entry: KvEntry<T> | null;
   /** Races lost before the decision held. */
   conflicts: number;
+  /** Reads of the key this call made. */
+  reads: number;
 }
 
 /** `mutate` lost its race this many times in a row: something writes the key without pause. */
@@ -182,27 +184,54 @@ export class KvBucket<T> {
    * and writes its value only if nobody wrote in between; on a conflict it
    * reads and decides again, so `decide` must be pure. Throws
    * KvContentionError after `maxAttempts` lost races.
+   *
+   * `known`, the entry the caller last saw, is decided on first without a
+   * read: a decision to write it is checked by the compare-and-set like any
+   * other, and a decision to leave it is made again on a fresh read, since
+   * nothing but a write would show that `known` was stale.
    */
-  async mutate<R>(key: string, decide: (current: KvEntry<T> | null) => KvDecision<T, R>, { maxAttempts = DEFAULT_MAX_ATTEMPTS } = {}): Promise<KvMutation<T, R>> {
+  async mutate<R>(
+    key: string,
+    decide: (current: KvEntry<T> | null) => KvDecision<T, R>,
+    { maxAttempts = DEFAULT_MAX_ATTEMPTS, known }: { maxAttempts?: number; known?: KvEntry<T> } = {},
+  ): Promise<KvMutation<T, R>> {
     const kv = await this.open();
-    for (let conflicts = 0; conflicts < maxAttempts; conflicts += 1) {
-      const raw = await kv.get(key);
-      this.count('get');
-      const current = this.live(raw);
-      const { write, result } = decide(current);
-      if (write === undefined) return { result, written: false, entry: current, conflicts };
-      try {
-        // The revision read, deleted or not; 0 expects no entry at all (create).
-        const revision = await kv.put(key, this.codec.encode(write), { previousSeq: raw?.revision ?? 0 });
-        this.count(raw ? 'update' : 'create');
-        return { result, written: true, entry: { key, value: write, revision, created: new Date() }, conflicts };
-      } catch (error) {
-        if (!isCasConflict(error)) throw error;
-        this.count('conflict');
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * CONFLICT_PAUSE_MS * Math.min(20, conflicts + 1)));
+    let conflicts = 0;
+    if (known) {
+      const { write, result } = decide(known);
+      if (write !== undefined) {
+        const revision = await this.writeAt(kv, key, write, known.revision);
+        if (revision !== null) return { result, written: true, entry: { key, value: write, revision, created: new Date() }, conflicts, reads: 0 };
+        conflicts += 1;
       }
     }
+    let reads = 0;
+    for (; conflicts < maxAttempts; conflicts += 1) {
+      const raw = await kv.get(key);
+      this.count('get');
+      reads += 1;
+      const current = this.live(raw);
+      const { write, result } = decide(current);
+      if (write === undefined) return { result, written: false, entry: current, conflicts, reads };
+      // The revision read, deleted or not; 0 expects no entry at all (create).
+      const revision = await this.writeAt(kv, key, write, raw?.revision ?? 0);
+      if (revision !== null) return { result, written: true, entry: { key, value: write, revision, created: new Date() }, conflicts, reads };
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * CONFLICT_PAUSE_MS * Math.min(20, conflicts + 1)));
+    }
     throw new KvContentionError(this.name, key, maxAttempts);
+  }
+
+  /** Writes `value` if the key is still at `revision` (0: absent); its new revision, or null when someone wrote first. */
+  private async writeAt(kv: KV, key: string, value: T, revision: number): Promise<number | null> {
+    try {
+      const written = await kv.put(key, this.codec.encode(value), { previousSeq: revision });
+      this.count(revision === 0 ? 'create' : 'update');
+      return written;
+    } catch (error) {
+      if (!isCasConflict(error)) throw error;
+      this.count('conflict');
+      return null;
+    }
   }
 
   /** Operations since this bucket object was made, by kind (tests measure cost per job with it). */

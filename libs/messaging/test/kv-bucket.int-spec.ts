@@ -100,7 +100,9 @@ describe('KvBucket', () => {
     const stale = (await flags.get('f'))!;
     await new KvBucket<Note>(nc, flags.definition, KvCodecs.json<Note>()).put('f', { text: 'ready', version: 2 });
     // On the stale entry there is nothing to do; on the stored one there is.
-    const outcome = await flags.mutate('f', (current) => (current?.value.text === 'ready' ? { write: { text: 'done', version: 3 }, result: 'moved' } : { result: 'left' }), { known: stale });
+    const outcome = await flags.mutate('f', (current) => (current?.value.text === 'ready' ? { write: { text: 'done', version: 3 }, result: 'moved' } : { result: 'left' }), {
+      known: stale,
+    });
     expect(outcome).toMatchObject({ written: true, result: 'moved', reads: 1, entry: { value: { text: 'done' } } });
   });
 

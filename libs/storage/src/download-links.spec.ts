@@ -3,7 +3,7 @@ import { DownloadTokens } from './download-tokens';
 
 describe('DownloadLinks', () => {
   const key = 'k'.repeat(32);
-  const links = new DownloadLinks({ tokenKey: key, publicUrl: 'https://convert.example', fileRetentionSeconds: 600 });
+  const links = new DownloadLinks({ downloadTokenKey: key, publicUrl: 'https://convert.example', fileRetentionSeconds: 600 });
   const tokenOf = (url: string) => new DownloadTokens(key).verify(url.slice('https://convert.example/v1/download/'.length), 1_000);
 
   it('signs a link the gateway accepts, for the file and account, until the retention period ends', () => {

@@ -2,9 +2,10 @@ import { create } from '@bufbuild/protobuf';
 import { ServiceFailure, type TaskResult, TaskResultSchema } from '@transmute/contracts';
 import { DownloadTokens } from './download-tokens';
 
+/** The service settings links are made from, named as in every service's config. */
 export interface DownloadLinkSettings {
   /** The key the gateway checks tokens with (TRANSMUTE_DOWNLOAD_TOKEN_KEY). */
-  tokenKey: string;
+  downloadTokenKey: string;
   /** The gateway's public base URL. */
   publicUrl: string;
   /** Links live as long as the files they name. */
@@ -25,7 +26,7 @@ export class DownloadLinks {
   private readonly tokens: DownloadTokens;
 
   constructor(private readonly settings: DownloadLinkSettings) {
-    this.tokens = new DownloadTokens(settings.tokenKey);
+    this.tokens = new DownloadTokens(settings.downloadTokenKey);
   }
 
   link(file: LinkedFile, accountId: string, nowMs = Date.now()): string {

@@ -44,10 +44,7 @@ export class AppModule {
       ],
       controllers: [JobsRpcController],
       providers: [
-        {
-          provide: DownloadLinks,
-          useValue: new DownloadLinks({ tokenKey: config.downloadTokenKey, publicUrl: config.publicUrl, fileRetentionSeconds: config.fileRetentionSeconds }),
-        },
+        { provide: DownloadLinks, useValue: new DownloadLinks(config) },
         StoreCounters,
         JobStore,
         JobHistory,

@@ -16,7 +16,7 @@ export class UrlDestination implements ExportDestination {
   private readonly links: DownloadLinks;
 
   constructor(@Inject(SERVICE_CONFIG) config: ExporterConfig) {
-    this.links = new DownloadLinks({ tokenKey: config.downloadTokenKey, publicUrl: config.publicUrl, fileRetentionSeconds: config.fileRetentionSeconds });
+    this.links = new DownloadLinks(config);
   }
 
   async export(work: TaskWork): Promise<TaskResult> {

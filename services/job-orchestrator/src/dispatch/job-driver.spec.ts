@@ -40,7 +40,7 @@ function driverFor(initial: LiveJob, seen: string[]): JobDriver {
     sender as unknown as WorkSender,
     events as unknown as JobEventLog,
     finalizer as unknown as JobFinalizer,
-    new DownloadLinks({ tokenKey: 'd'.repeat(32), publicUrl: 'http://gateway.test', fileRetentionSeconds: 60 }),
+    new DownloadLinks({ downloadTokenKey: 'd'.repeat(32), publicUrl: 'http://gateway.test', fileRetentionSeconds: 60 }),
     fairness as unknown as FairDispatch,
     { dispatchDeadlineMs: 60_000 } as OrchestratorConfig,
   );

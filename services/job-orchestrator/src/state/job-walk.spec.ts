@@ -6,7 +6,7 @@ import { type Preparation, type WalkSettings, readyConverts, walk } from './job-
 
 const NOW = 1_700_000_000_000;
 const TOKEN_KEY = 'd'.repeat(32);
-const links = new DownloadLinks({ tokenKey: TOKEN_KEY, publicUrl: 'https://convert.example', fileRetentionSeconds: 3_600 });
+const links = new DownloadLinks({ downloadTokenKey: TOKEN_KEY, publicUrl: 'https://convert.example', fileRetentionSeconds: 3_600 });
 
 const settings = (preparations: Record<string, Preparation> = {}): WalkSettings => ({
   now: NOW,

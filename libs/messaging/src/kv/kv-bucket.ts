@@ -136,16 +136,7 @@ export class KvBucket<T> {
 
   /** Writes only if the key is still at `revision`; false when someone changed or deleted it first. */
   async replace(key: string, value: T, revision: number): Promise<boolean> {
-    const kv = await this.open();
-    try {
-      await kv.update(key, this.codec.encode(value), revision);
-      this.count('update');
-      return true;
-    } catch (error) {
-      if (!isCasConflict(error)) throw error;
-      this.count('conflict');
-      return false;
-    }
+    return (await this.writeAt(await this.open(), key, value, revision)) !== null;
   }
 
   /** Deletes the key; with `revision`, only if it is still at it (exactly one caller consumes a one-use record). */

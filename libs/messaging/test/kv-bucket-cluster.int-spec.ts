@@ -26,17 +26,14 @@ afterAll(async () => {
 
 it('reads back the last acknowledged write from every server of a three-server cluster', async () => {
   const buckets = connections.map((connection) => new KvBucket(connection, { name: 'kv_cluster_spec', replicas: 3 }, KvCodecs.json<number>()));
-  let reads = 0;
   const stale: string[] = [];
   for (let write = 0; write < 1500; write += 1) {
     const key = `k${write % 20}`;
     const revision = await buckets[write % 3]!.put(key, write);
     for (const [server, bucket] of buckets.entries()) {
       const entry = await bucket.get(key);
-      reads += 1;
       if (entry?.revision !== revision) stale.push(`write ${write} (revision ${revision}) read on server ${server} as revision ${entry?.revision}`);
     }
   }
-  expect(reads).toBe(4500);
   expect(stale).toEqual([]);
 });

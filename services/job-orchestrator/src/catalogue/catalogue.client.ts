@@ -4,7 +4,7 @@ import { RouteReplySchema, RouteRequestSchema, Subjects } from '@transmute/contr
 import { RpcClient } from '@transmute/messaging';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
-import { RouteCache } from './route-cache';
+import { type Pair, RouteCache } from './route-cache';
 
 /** How long a route the catalogue gave is used without asking again. */
 const ROUTE_CACHE_MS = 5_000;
@@ -26,11 +26,11 @@ export class CatalogueClient {
     @Inject(SERVICE_CONFIG) private readonly config: OrchestratorConfig,
   ) {}
 
-  route(pairs: { inputFormat: string; outputFormat: string }[]): Promise<ConversionRoute[]> {
+  route(pairs: Pair[]): Promise<ConversionRoute[]> {
     return this.cache.routes(pairs, (missing) => this.ask(missing));
   }
 
-  private async ask(pairs: { inputFormat: string; outputFormat: string }[]): Promise<ConversionRoute[]> {
+  private async ask(pairs: Pair[]): Promise<ConversionRoute[]> {
     const list = await this.rpc.request(Subjects.catalogueRoute, RouteRequestSchema, create(RouteRequestSchema, { pairs }), RouteReplySchema, {
       timeoutMs: this.config.catalogueTimeoutMs,
       unavailable: 'the format catalogue is unavailable',

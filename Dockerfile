@@ -46,6 +46,8 @@ RUN case "${COREPACK_VERIFY_SIGNATURE}" in \
 # above are shared by all the images and are rebuilt only when the root
 # package.json, the lockfile or the pnpm settings change.
 COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+# Local fixes to dependencies (package.json's pnpm.patchedDependencies), applied when they are linked.
+COPY patches/ patches/
 RUN pnpm fetch
 
 # The sources (filtered by /.dockerignore), linked from the store offline.

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { type JetStreamManager, type NatsConnection, nanos } from 'nats';
 import { LIVE_JOBS } from '@transmute/contracts';
-import { JetStreamSetup, KvBucket, KvCodecs, type KvEntry, NATS_CONNECTION } from '@transmute/messaging';
+import { JetStreamSetup, KvBucket, KvCodecs, LastSeenEntries, NATS_CONNECTION } from '@transmute/messaging';
 import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
 import type { LiveJob } from './live-job';
@@ -40,7 +40,7 @@ export class JobStore implements OnApplicationBootstrap {
   private readonly jobs: KvBucket<LiveJob>;
   private readonly index: KvBucket<Uint8Array>;
   private opened?: Promise<JetStreamManager>;
-  private readonly lastSeen = new Map<string, KvEntry<LiveJob>>();
+  private readonly lastSeen = new LastSeenEntries<LiveJob>(LAST_SEEN_JOBS);
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
@@ -69,7 +69,7 @@ export class JobStore implements OnApplicationBootstrap {
     await this.open();
     const revision = await this.jobs.create(job.id, job);
     if (revision === null) throw new Error(`job ${job.id} exists already`);
-    this.remember({ key: job.id, value: job, revision, created: new Date() });
+    this.lastSeen.remember(job.id, { key: job.id, value: job, revision, created: new Date() });
     await this.index.put(`${accountToken(job.accountId)}.${job.id}`, new Uint8Array());
     this.counters.count('create', 2);
   }
@@ -77,7 +77,7 @@ export class JobStore implements OnApplicationBootstrap {
   async get(jobId: string): Promise<LiveJob | null> {
     const entry = await this.jobs.get(jobId);
     this.counters.count('get', 1);
-    this.remember(entry, jobId);
+    this.lastSeen.remember(jobId, entry);
     return entry?.value ?? null;
   }
 
@@ -87,7 +87,7 @@ export class JobStore implements OnApplicationBootstrap {
    * again, so `decide` must be pure. Null when there is no such job.
    */
   async mutate<R>(jobId: string, decide: (job: LiveJob) => Mutation<R>): Promise<{ job: LiveJob; result: R; written: boolean } | null> {
-    const known = this.lastSeen.get(jobId);
+    const known = this.lastSeen.known(jobId);
     const outcome = await this.jobs.mutate<{ decided: Mutation<R> } | null>(
       jobId,
       (entry) => {
@@ -97,20 +97,12 @@ export class JobStore implements OnApplicationBootstrap {
       },
       { known },
     );
-    this.remember(outcome.entry, jobId);
+    this.lastSeen.settle(jobId, known !== undefined, outcome);
     this.counters.count('get', outcome.reads);
     this.counters.count('conflict', outcome.conflicts);
     if (!outcome.result || !outcome.entry) return null;
     if (outcome.written) this.counters.count('update', 1);
     return { job: outcome.entry.value, result: outcome.result.decided.result, written: outcome.written };
-  }
-
-  /** Keeps `entry` as the job's latest known state, most recent last; an absent job is forgotten. */
-  private remember(entry: KvEntry<LiveJob> | null, jobId = entry?.key ?? ''): void {
-    this.lastSeen.delete(jobId);
-    if (!entry) return;
-    if (this.lastSeen.size >= LAST_SEEN_JOBS) this.lastSeen.delete(this.lastSeen.keys().next().value as string);
-    this.lastSeen.set(jobId, entry);
   }
 
   /** The account's jobs still stored, newest first. */

@@ -157,6 +157,33 @@ describe('KvCounter', () => {
     expect(await counter.value('window')).toBe(10);
     expect(await counter.add('window', -4)).toBe(6);
   });
+
+  it('counts on from the entry it last wrote: one write per increment after the first read', async () => {
+    const counts = bucket<number>(KvCodecs.integer);
+    const counter = new KvCounter(counts);
+    for (let count = 1; count <= 5; count++) expect(await counter.incrementBelow('window', 10)).toEqual({ counted: true, value: count });
+    expect(counts.tally()).toMatchObject({ get: 1, create: 1, update: 4, conflict: 0 });
+  });
+
+  it('replicas taking turns on one counter stay exact, and each reads first once its kept entry lost a race', async () => {
+    const definition = bucket<number>(KvCodecs.integer).definition;
+    const replicas = [new KvBucket<number>(nc, definition, KvCodecs.integer), new KvBucket<number>(nc, definition, KvCodecs.integer)];
+    const counters = replicas.map((replica) => new KvCounter(replica));
+    for (let turn = 0; turn < 10; turn++) await counters[turn % 2]!.incrementBelow('window', 100);
+    expect(await counters[0]!.value('window')).toBe(10);
+    expect(replicas.map((replica) => replica.tally().conflict)).toEqual([1, 1]);
+  });
+
+  it('a refusal decided on a stale kept entry is decided again on the stored count', async () => {
+    const definition = bucket<number>(KvCodecs.integer).definition;
+    const counter = new KvCounter(new KvBucket<number>(nc, definition, KvCodecs.integer));
+    const other = new KvCounter(new KvBucket<number>(nc, definition, KvCodecs.integer));
+    await counter.incrementBelow('window', 2);
+    await counter.incrementBelow('window', 2);
+    // Another replica gives a place back; this one still holds the full count.
+    expect(await other.add('window', -1)).toBe(1);
+    expect(await counter.incrementBelow('window', 2)).toEqual({ counted: true, value: 2 });
+  });
 });
 
 async function waitFor<T>(read: () => Promise<T>, timeoutMs = 15_000): Promise<T> {

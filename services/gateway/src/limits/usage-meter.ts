@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { ErrorCode, ServiceFailure, type UsageCounters, type UsageRecord, UsageRecordSchema } from '@transmute/contracts';
-import { KvBucket, type KvCodec, KvCodecs, NATS_CONNECTION } from '@transmute/messaging';
+import { KvBucket, type KvCodec, KvCodecs, type KvDecision, LastSeenEntries, NATS_CONNECTION } from '@transmute/messaging';
 import type { Plan } from './plans';
 import { type Charge, type ChargeResult, applyCharge, countersOf, current, refundConversions, remainingBytes } from './usage-ledger';
 
@@ -23,17 +23,23 @@ const DECIDING = 2;
 const marker: KvCodec<number> = { encode: (value) => new Uint8Array([value]), decode: (bytes) => bytes[0] ?? 0 };
 /** A claim older than this was left by a request that died while deciding; it may be taken over. */
 const ABANDONED_CLAIM_MS = 30_000;
+/** Accounts whose usage record this replica keeps; more than charge in a minute on one replica. */
+const LAST_SEEN_ACCOUNTS = 10_000;
 
 /**
  * Usage counters per account in NATS KV, changed only by compare-and-set:
  * concurrent charges from any replica serialise on the record's revision, so
- * the sum spent never passes the allowance.
+ * the sum spent never passes the allowance. A change is decided on the
+ * record this replica last read or wrote (LastSeenEntries), so a charge that
+ * follows this replica's own check or charge costs one write; a check that
+ * refuses or allows on its own always reads.
  */
 @Injectable()
 export class UsageMeter {
   private readonly usage: KvBucket<UsageRecord>;
   private readonly charges: KvBucket<number>;
   private readonly downloads: KvBucket<number>;
+  private readonly lastSeen = new LastSeenEntries<UsageRecord>(LAST_SEEN_ACCOUNTS);
 
   constructor(@Inject(NATS_CONNECTION) connection: NatsConnection) {
     this.usage = new KvBucket(connection, USAGE_BUCKET, KvCodecs.proto(UsageRecordSchema));
@@ -42,7 +48,7 @@ export class UsageMeter {
   }
 
   async read(accountId: string, plan: Plan, now = new Date()): Promise<UsageCounters> {
-    return countersOf(accountId, plan, current((await this.usage.get(usageKey(accountId)))?.value, now));
+    return countersOf(accountId, plan, current(await this.fresh(accountId), now));
   }
 
   /**
@@ -53,8 +59,8 @@ export class UsageMeter {
     const chargeKey = chargeId ? `charge.${digest(`${accountId}/${chargeId}`)}` : undefined;
     // Claimed before spending: two deliveries of one charge cannot both spend.
     if (chargeKey && (await this.claim(chargeKey)) === 'applied') return this.read(accountId, plan, now);
-    const { result: outcome } = await this.usage.mutate<ChargeResult>(usageKey(accountId), (stored) => {
-      const result = applyCharge(stored?.value, plan, charge, now);
+    const outcome = await this.change<ChargeResult>(accountId, (stored) => {
+      const result = applyCharge(stored, plan, charge, now);
       return result.ok ? { write: result.record, result } : { result };
     });
     if (!outcome.ok) {
@@ -81,15 +87,31 @@ export class UsageMeter {
   }
 
   async refundConversions(accountId: string, conversions: number, now = new Date()): Promise<void> {
-    await this.usage.mutate(usageKey(accountId), (stored) => ({ write: refundConversions(stored?.value, conversions, now), result: undefined }));
+    await this.change(accountId, (stored) => ({ write: refundConversions(stored, conversions, now), result: undefined }));
   }
 
   /** 402 when nothing of the monthly and additional GB allowances is left. */
   async assertBytesLeft(accountId: string, plan: Plan, now = new Date()): Promise<void> {
-    const record = current((await this.usage.get(usageKey(accountId)))?.value, now);
+    const record = current(await this.fresh(accountId), now);
     if (remainingBytes(record, plan) <= 0) {
       throw new ServiceFailure(ErrorCode.QUOTA_EXCEEDED, 'monthly and additional GB allowance used up: nothing left to meter this job against');
     }
+  }
+
+  /** The stored record, read now: a decision with no write to check it is never made on a kept one. */
+  private async fresh(accountId: string): Promise<UsageRecord | undefined> {
+    const entry = await this.usage.get(usageKey(accountId));
+    this.lastSeen.remember(usageKey(accountId), entry);
+    return entry?.value;
+  }
+
+  /** A compare-and-set of the account's record, decided first on the one this replica last saw. */
+  private async change<R>(accountId: string, decide: (stored: UsageRecord | undefined) => KvDecision<UsageRecord, R>): Promise<R> {
+    const key = usageKey(accountId);
+    const known = this.lastSeen.known(key);
+    const mutation = await this.usage.mutate(key, (stored) => decide(stored?.value), { known });
+    this.lastSeen.settle(key, known !== undefined, mutation);
+    return mutation.result;
   }
 
   /** True exactly once per stored file: its first download, which is free. */

@@ -32,9 +32,7 @@ export class KvCounter {
   }
 
   private async change<R>(key: string, decide: (value: number) => KvDecision<number, R>): Promise<R> {
-    const known = this.lastSeen.known(key);
-    const mutation = await this.bucket.mutate(key, (current) => decide(current?.value ?? 0), { known });
-    this.lastSeen.settle(key, known !== undefined, mutation);
+    const mutation = await this.lastSeen.change(key, (known) => this.bucket.mutate(key, (current) => decide(current?.value ?? 0), { known }));
     return mutation.result;
   }
 }

@@ -13,6 +13,13 @@ describe('LastSeenEntries', () => {
     expect(seen.known('a')).toBeUndefined();
   });
 
+  it('keeps the newer entry when a read that began earlier answers late', () => {
+    const seen = new LastSeenEntries<number>(10);
+    seen.settle('a', false, { entry: entry('a', 7), conflicts: 0 });
+    seen.remember('a', entry('a', 6));
+    expect(seen.known('a')).toEqual(entry('a', 7));
+  });
+
   it('lets the least recently kept key go when full', () => {
     const seen = new LastSeenEntries<number>(2);
     seen.remember('a', entry('a', 1));
@@ -40,6 +47,30 @@ describe('LastSeenEntries', () => {
     now += SHARED_KEY_MS + 1;
     expect(seen.known('a')).toBeUndefined();
     seen.remember('a', entry('a', 9));
+    expect(seen.known('a')).toEqual(entry('a', 9));
+  });
+
+  it("runs one key's changes one after another, each on the entry the one before left", async () => {
+    const seen = new LastSeenEntries<number>(10);
+    const order: string[] = [];
+    const bump = (label: string) => async (known: KvEntry<number> | undefined) => {
+      order.push(`${label} saw ${known?.value ?? 'nothing'}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const value = (known?.value ?? 0) + 1;
+      return { entry: entry('a', value), conflicts: 0, value };
+    };
+    const [first, second, other] = await Promise.all([seen.change('a', bump('first')), seen.change('a', bump('second')), seen.change('b', bump('other'))]);
+    expect([first.value, second.value, other.value]).toEqual([1, 2, 1]);
+    expect(order).toEqual(['first saw nothing', 'other saw nothing', 'second saw 1']);
+  });
+
+  it('forgets the kept entry of a change that failed, and lets the next one run', async () => {
+    const seen = new LastSeenEntries<number>(10);
+    seen.remember('a', entry('a', 4));
+    const failed = seen.change('a', () => Promise.reject(new Error('timed out')));
+    const next = seen.change('a', (known) => Promise.resolve({ entry: entry('a', 9), conflicts: 0, known }));
+    await expect(failed).rejects.toThrow('timed out');
+    expect((await next).known).toBeUndefined();
     expect(seen.known('a')).toEqual(entry('a', 9));
   });
 });

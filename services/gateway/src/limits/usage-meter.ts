@@ -108,9 +108,7 @@ export class UsageMeter {
   /** A compare-and-set of the account's record, decided first on the one this replica last saw. */
   private async change<R>(accountId: string, decide: (stored: UsageRecord | undefined) => KvDecision<UsageRecord, R>): Promise<R> {
     const key = usageKey(accountId);
-    const known = this.lastSeen.known(key);
-    const mutation = await this.usage.mutate(key, (stored) => decide(stored?.value), { known });
-    this.lastSeen.settle(key, known !== undefined, mutation);
+    const mutation = await this.lastSeen.change(key, (known) => this.usage.mutate(key, (stored) => decide(stored?.value), { known }));
     return mutation.result;
   }
 

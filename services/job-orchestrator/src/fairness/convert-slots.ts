@@ -83,9 +83,7 @@ export class ConvertSlots implements OnApplicationBootstrap {
 
   private async change<R>(accountId: string, decide: (record: SlotRecord) => KvDecision<SlotRecord, R>): Promise<R> {
     const key = accountToken(accountId);
-    const known = this.lastSeen.known(key);
-    const mutation = await this.slots.mutate(key, (entry) => decide(entry?.value ?? NO_HOLDERS), { known, maxAttempts: MAX_CAS_ATTEMPTS });
-    this.lastSeen.settle(key, known !== undefined, mutation);
+    const mutation = await this.lastSeen.change(key, (known) => this.slots.mutate(key, (entry) => decide(entry?.value ?? NO_HOLDERS), { known, maxAttempts: MAX_CAS_ATTEMPTS }));
     return mutation.result;
   }
 }

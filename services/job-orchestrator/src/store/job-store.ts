@@ -84,20 +84,21 @@ export class JobStore implements OnApplicationBootstrap {
   /**
    * Reads the job, lets `decide` compute its next state, and writes it only
    * if nobody wrote in between; on a conflict it reads again and decides
-   * again, so `decide` must be pure. Null when there is no such job.
+   * again, so `decide` must be pure. Null when there is no such job. One
+   * job's changes on this replica run one after another.
    */
   async mutate<R>(jobId: string, decide: (job: LiveJob) => Mutation<R>): Promise<{ job: LiveJob; result: R; written: boolean } | null> {
-    const known = this.lastSeen.known(jobId);
-    const outcome = await this.jobs.mutate<{ decided: Mutation<R> } | null>(
-      jobId,
-      (entry) => {
-        if (!entry) return { result: null };
-        const decided = decide(entry.value);
-        return decided.job ? { write: decided.job, result: { decided } } : { result: { decided } };
-      },
-      { known },
+    const outcome = await this.lastSeen.change(jobId, (known) =>
+      this.jobs.mutate<{ decided: Mutation<R> } | null>(
+        jobId,
+        (entry) => {
+          if (!entry) return { result: null };
+          const decided = decide(entry.value);
+          return decided.job ? { write: decided.job, result: { decided } } : { result: { decided } };
+        },
+        { known },
+      ),
     );
-    this.lastSeen.settle(jobId, known !== undefined, outcome);
     this.counters.count('get', outcome.reads);
     this.counters.count('conflict', outcome.conflicts);
     if (!outcome.result || !outcome.entry) return null;

@@ -1,7 +1,7 @@
 import { type NatsConnection, connect } from 'nats';
 import { register } from 'prom-client';
 import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
-import { KvBucket, KvContentionError } from '../src/kv/kv-bucket';
+import { KvBucket, type KvBucketOptions, KvContentionError } from '../src/kv/kv-bucket';
 import { type KvCodec, KvCodecs } from '../src/kv/kv-codecs';
 import { KvCounter } from '../src/kv/kv-counter';
 
@@ -24,7 +24,9 @@ afterAll(async () => {
   await infra.stop();
 });
 
-const bucket = <T>(codec: KvCodec<T>, ttlMs = 0) => new KvBucket<T>(nc, { name: `kv_spec_${++created}`, ttlMs }, codec);
+const bucket = <T>(codec: KvCodec<T>, ttlMs = 0, options: KvBucketOptions = {}) => new KvBucket<T>(nc, { name: `kv_spec_${++created}`, ttlMs }, codec, options);
+/** A bucket that keeps the entries it last saw, as a replica's job store and counters do. */
+const keeping = <T>(codec: KvCodec<T>) => bucket(codec, 0, { lastSeenKeys: 100 });
 
 describe('KvBucket', () => {
   it('opens on first use, creating the bucket with its TTL, and reads back what it wrote', async () => {
@@ -75,35 +77,54 @@ describe('KvBucket', () => {
     expect(notes.tally().update).toBe(0);
   });
 
-  it('mutate from a known entry: writes without reading while it is current', async () => {
-    const counts = bucket<number>(KvCodecs.integer);
-    const first = await counts.mutate('n', (current) => ({ write: (current?.value ?? 0) + 1, result: undefined }));
-    const second = await counts.mutate('n', (current) => ({ write: current!.value + 1, result: current!.value }), { known: first.entry! });
+  it('mutate on a kept entry: writes without reading while it is current', async () => {
+    const counts = keeping<number>(KvCodecs.integer);
+    await counts.mutate('n', (current) => ({ write: (current?.value ?? 0) + 1, result: undefined }));
+    const second = await counts.mutate('n', (current) => ({ write: current!.value + 1, result: current!.value }));
     expect(second).toMatchObject({ written: true, result: 1, conflicts: 0, reads: 0, entry: { value: 2 } });
     expect((await counts.get('n'))!).toMatchObject({ value: 2, revision: second.entry!.revision });
     expect(counts.tally()).toMatchObject({ get: 2, update: 1, create: 1, conflict: 0 });
   });
 
-  it('mutate from a stale known entry: a write loses its race and is decided again on what is stored', async () => {
+  it('mutate without kept entries reads every time', async () => {
     const counts = bucket<number>(KvCodecs.integer);
+    await counts.mutate('n', (current) => ({ write: (current?.value ?? 0) + 1, result: undefined }));
+    expect(await counts.mutate('n', (current) => ({ write: current!.value + 1, result: undefined }))).toMatchObject({ reads: 1, conflicts: 0 });
+  });
+
+  it('mutate on a stale kept entry: a write loses its race and is decided again on what is stored', async () => {
+    const counts = keeping<number>(KvCodecs.integer);
     await counts.put('n', 1);
-    const stale = (await counts.get('n'))!;
     await new KvBucket<number>(nc, counts.definition, KvCodecs.integer).put('n', 10);
-    const outcome = await counts.mutate('n', (current) => ({ write: current!.value + 1, result: current!.value }), { known: stale });
+    const outcome = await counts.mutate('n', (current) => ({ write: current!.value + 1, result: current!.value }));
     expect(outcome).toMatchObject({ written: true, result: 10, conflicts: 1, reads: 1, entry: { value: 11 } });
     expect((await counts.get('n'))!.value).toBe(11);
   });
 
-  it('mutate from a stale known entry: a decision to leave the key is made again on what is stored', async () => {
-    const flags = bucket<Note>(KvCodecs.json<Note>());
+  it('mutate on a stale kept entry: a decision to leave the key is made again on what is stored', async () => {
+    const flags = keeping<Note>(KvCodecs.json<Note>());
     await flags.put('f', { text: 'waiting', version: 1 });
-    const stale = (await flags.get('f'))!;
     await new KvBucket<Note>(nc, flags.definition, KvCodecs.json<Note>()).put('f', { text: 'ready', version: 2 });
-    // On the stale entry there is nothing to do; on the stored one there is.
-    const outcome = await flags.mutate('f', (current) => (current?.value.text === 'ready' ? { write: { text: 'done', version: 3 }, result: 'moved' } : { result: 'left' }), {
-      known: stale,
-    });
+    // On the kept entry there is nothing to do; on the stored one there is.
+    const outcome = await flags.mutate('f', (current) => (current?.value.text === 'ready' ? { write: { text: 'done', version: 3 }, result: 'moved' } : { result: 'left' }));
     expect(outcome).toMatchObject({ written: true, result: 'moved', reads: 1, entry: { value: { text: 'done' } } });
+  });
+
+  it('a delete forgets the kept entry: the next mutate reads', async () => {
+    const counts = keeping<number>(KvCodecs.integer);
+    await counts.put('n', 1);
+    await counts.delete('n');
+    const outcome = await counts.mutate('n', (current) => ({ write: (current?.value ?? 0) + 1, result: current?.value ?? null }));
+    expect(outcome).toMatchObject({ written: true, result: null, reads: 1, conflicts: 0, entry: { value: 1 } });
+  });
+
+  it("one key's mutations in a process run in turn: concurrent callers follow each other without a lost race", async () => {
+    const counts = keeping<number>(KvCodecs.integer);
+    await counts.put('n', 0);
+    const outcomes = await Promise.all(Array.from({ length: 10 }, () => counts.mutate('n', (current) => ({ write: current!.value + 1, result: undefined }))));
+    expect(outcomes.map((outcome) => outcome.conflicts)).toEqual(Array(10).fill(0));
+    expect((await counts.get('n'))!.value).toBe(10);
+    expect(counts.tally()).toMatchObject({ get: 1, update: 10 });
   });
 
   it('mutate: gives up with a clear error after its limit of lost races', async () => {
@@ -159,7 +180,7 @@ describe('KvCounter', () => {
   });
 
   it('counts on from the entry it last wrote: one write per increment after the first read', async () => {
-    const counts = bucket<number>(KvCodecs.integer);
+    const counts = keeping<number>(KvCodecs.integer);
     const counter = new KvCounter(counts);
     for (let count = 1; count <= 5; count++) expect(await counter.incrementBelow('window', 10)).toEqual({ counted: true, value: count });
     expect(counts.tally()).toMatchObject({ get: 1, create: 1, update: 4, conflict: 0 });
@@ -167,7 +188,7 @@ describe('KvCounter', () => {
 
   it('replicas taking turns on one counter stay exact, and each reads first once its kept entry lost a race', async () => {
     const definition = bucket<number>(KvCodecs.integer).definition;
-    const replicas = [new KvBucket<number>(nc, definition, KvCodecs.integer), new KvBucket<number>(nc, definition, KvCodecs.integer)];
+    const replicas = [0, 1].map(() => new KvBucket<number>(nc, definition, KvCodecs.integer, { lastSeenKeys: 100 }));
     const counters = replicas.map((replica) => new KvCounter(replica));
     for (let turn = 0; turn < 10; turn++) await counters[turn % 2]!.incrementBelow('window', 100);
     expect(await counters[0]!.value('window')).toBe(10);
@@ -176,8 +197,8 @@ describe('KvCounter', () => {
 
   it('a refusal decided on a stale kept entry is decided again on the stored count', async () => {
     const definition = bucket<number>(KvCodecs.integer).definition;
-    const counter = new KvCounter(new KvBucket<number>(nc, definition, KvCodecs.integer));
-    const other = new KvCounter(new KvBucket<number>(nc, definition, KvCodecs.integer));
+    const counter = new KvCounter(new KvBucket<number>(nc, definition, KvCodecs.integer, { lastSeenKeys: 100 }));
+    const other = new KvCounter(new KvBucket<number>(nc, definition, KvCodecs.integer, { lastSeenKeys: 100 }));
     await counter.incrementBelow('window', 2);
     await counter.incrementBelow('window', 2);
     // Another replica gives a place back; this one still holds the full count.

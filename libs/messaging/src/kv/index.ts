@@ -2,4 +2,3 @@ export * from './cas-conflict';
 export * from './kv-codecs';
 export * from './kv-bucket';
 export * from './kv-counter';
-export * from './last-seen-entries';

@@ -4,6 +4,7 @@ import { Counter, register } from 'prom-client';
 import { streamReplicasOf } from '../stream-replicas';
 import { isCasConflict } from './cas-conflict';
 import type { KvCodec } from './kv-codecs';
+import { LastSeenEntries } from './last-seen-entries';
 
 /**
  * One bucket: its name and how long entries live after their last write (0
@@ -15,6 +16,16 @@ export interface KvBucketDefinition {
   ttlMs?: number;
   /** Copies in a NATS cluster; the connection's stream replicas (TRANSMUTE_NATS_REPLICAS) when absent. */
   replicas?: number;
+}
+
+/** How this process uses a bucket, as opposed to what the bucket is. */
+export interface KvBucketOptions {
+  /**
+   * Keep the entry last read or written of this many recent keys, and decide
+   * each `mutate` on it without a read (see LastSeenEntries). For keys this
+   * process changes again and again: a job's steps, an account's counters.
+   */
+  lastSeenKeys?: number;
 }
 
 /** A stored value with the revision a compare-and-set needs. */
@@ -87,12 +98,16 @@ const OPEN_RETRY_DELAYS_MS = [250, 1_000];
 export class KvBucket<T> {
   private opened?: Promise<KV>;
   private readonly counts = new Map<KvOperation, number>();
+  private readonly lastSeen?: LastSeenEntries<T>;
 
   constructor(
     private readonly connection: NatsConnection,
     readonly definition: KvBucketDefinition,
     private readonly codec: KvCodec<T>,
-  ) {}
+    { lastSeenKeys }: KvBucketOptions = {},
+  ) {
+    if (lastSeenKeys) this.lastSeen = new LastSeenEntries<T>(lastSeenKeys);
+  }
 
   get name(): string {
     return this.definition.name;
@@ -108,15 +123,17 @@ export class KvBucket<T> {
   }
 
   async get(key: string): Promise<KvEntry<T> | null> {
-    const entry = await (await this.open()).get(key);
+    const entry = this.live(await (await this.open()).get(key));
     this.count('get');
-    return this.live(entry);
+    this.lastSeen?.remember(key, entry);
+    return entry;
   }
 
   /** Writes whatever is there; the new revision. */
   async put(key: string, value: T): Promise<number> {
     const revision = await (await this.open()).put(key, this.codec.encode(value));
     this.count('put');
+    this.lastSeen?.remember(key, { key, value, revision, created: new Date() });
     return revision;
   }
 
@@ -126,6 +143,7 @@ export class KvBucket<T> {
     try {
       const revision = await kv.create(key, this.codec.encode(value));
       this.count('create');
+      this.lastSeen?.remember(key, { key, value, revision, created: new Date() });
       return revision;
     } catch (error) {
       if (!isCasConflict(error)) throw error;
@@ -136,7 +154,9 @@ export class KvBucket<T> {
 
   /** Writes only if the key is still at `revision`; false when someone changed or deleted it first. */
   async replace(key: string, value: T, revision: number): Promise<boolean> {
-    return (await this.writeAt(await this.open(), key, value, revision)) !== null;
+    const written = await this.writeAt(await this.open(), key, value, revision);
+    if (written !== null) this.lastSeen?.remember(key, { key, value, revision: written, created: new Date() });
+    return written !== null;
   }
 
   /** Deletes the key; with `revision`, only if it is still at it (exactly one caller consumes a one-use record). */
@@ -145,6 +165,7 @@ export class KvBucket<T> {
     try {
       await kv.delete(key, revision === undefined ? undefined : { previousSeq: revision });
       this.count('delete');
+      this.lastSeen?.remember(key, null);
       return true;
     } catch (error) {
       if (!isCasConflict(error)) throw error;
@@ -176,16 +197,22 @@ export class KvBucket<T> {
    * reads and decides again, so `decide` must be pure. Throws
    * KvContentionError after `maxAttempts` lost races.
    *
-   * `known`, the entry the caller last saw, is decided on first without a
-   * read: a decision to write it is checked by the compare-and-set like any
-   * other, and a decision to leave it is made again on a fresh read, since
-   * nothing but a write would show that `known` was stale.
+   * With `lastSeenKeys`, the entry this process last saw of the key is
+   * decided on first without a read, and one key's mutations here run one
+   * after another: a decision to write it is checked by the compare-and-set
+   * like any other, and a decision to leave it is made again on a fresh read,
+   * since nothing but a write would show that the kept entry was stale.
    */
-  async mutate<R>(
+  mutate<R>(
     key: string,
     decide: (current: KvEntry<T> | null) => KvDecision<T, R>,
-    { maxAttempts = DEFAULT_MAX_ATTEMPTS, known }: { maxAttempts?: number; known?: KvEntry<T> } = {},
+    { maxAttempts = DEFAULT_MAX_ATTEMPTS }: { maxAttempts?: number } = {},
   ): Promise<KvMutation<T, R>> {
+    if (!this.lastSeen) return this.mutateFrom(key, decide, maxAttempts);
+    return this.lastSeen.change(key, (known) => this.mutateFrom(key, decide, maxAttempts, known));
+  }
+
+  private async mutateFrom<R>(key: string, decide: (current: KvEntry<T> | null) => KvDecision<T, R>, maxAttempts: number, known?: KvEntry<T>): Promise<KvMutation<T, R>> {
     const kv = await this.open();
     let conflicts = 0;
     if (known) {

@@ -1,18 +1,12 @@
 import type { KvBucket, KvDecision } from './kv-bucket';
-import { LastSeenEntries } from './last-seen-entries';
-
-/** Counters whose last entry a process keeps; more than it changes in a minute. */
-const LAST_SEEN_COUNTERS = 10_000;
 
 /**
  * Whole-number counters on a KV bucket (one key each), changed only by
- * compare-and-set, so every replica's increments count exactly once. The
- * entry this process last left is decided on without a read (see
- * LastSeenEntries): a counter only this replica moves costs one write.
+ * compare-and-set, so every replica's increments count exactly once. On a
+ * bucket made with `lastSeenKeys`, a counter only this replica moves costs
+ * one write per change.
  */
 export class KvCounter {
-  private readonly lastSeen = new LastSeenEntries<number>(LAST_SEEN_COUNTERS);
-
   constructor(private readonly bucket: KvBucket<number>) {}
 
   async value(key: string): Promise<number> {
@@ -32,7 +26,6 @@ export class KvCounter {
   }
 
   private async change<R>(key: string, decide: (value: number) => KvDecision<number, R>): Promise<R> {
-    const mutation = await this.lastSeen.change(key, (known) => this.bucket.mutate(key, (current) => decide(current?.value ?? 0), { known }));
-    return mutation.result;
+    return (await this.bucket.mutate(key, (current) => decide(current?.value ?? 0))).result;
   }
 }

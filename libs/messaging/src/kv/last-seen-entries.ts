@@ -7,8 +7,8 @@ type Settled<T> = Pick<KvMutation<T, unknown>, 'entry' | 'conflicts'>;
 export const SHARED_KEY_MS = 60_000;
 
 /**
- * The entry this process last read or wrote of each recent key, for
- * KvBucket.mutate's `known`: a change that follows this process's own write
+ * The entry this process last read or wrote of each recent key, kept by a
+ * KvBucket made with `lastSeenKeys` for its `mutate`: a change that follows this process's own write
  * is decided without reading the key again, and the compare-and-set refuses
  * it when another writer came in between. A key where that happened is one
  * other processes write too (gateway replicas behind a round-robin balancer),

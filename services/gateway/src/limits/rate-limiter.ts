@@ -6,6 +6,8 @@ export const RATE_WINDOW_MS = 60_000;
 
 /** One fixed-window counter per key (or anonymous IP) per minute; entries expire after two windows. */
 export const RATE_LIMITS_BUCKET = { name: 'account_rate_limits', ttlMs: 2 * RATE_WINDOW_MS };
+/** Windows whose last count this replica keeps; more than it counts in a minute. */
+const LAST_SEEN_WINDOWS = 10_000;
 
 export interface RateDecision {
   allowed: boolean;
@@ -26,13 +28,15 @@ export function windowOf(nowMs: number): { index: number; resetSeconds: number }
 /**
  * Fixed one-minute windows aligned to the clock minute (UTC), counted in NATS
  * KV so every gateway replica shares them. A refused request is not counted.
+ * A window this replica counted last is counted on from its kept entry: one
+ * write per request.
  */
 @Injectable()
 export class RateLimiter {
   private readonly counters: KvCounter;
 
   constructor(@Inject(NATS_CONNECTION) connection: NatsConnection) {
-    this.counters = new KvCounter(new KvBucket(connection, RATE_LIMITS_BUCKET, KvCodecs.integer));
+    this.counters = new KvCounter(new KvBucket(connection, RATE_LIMITS_BUCKET, KvCodecs.integer, { lastSeenKeys: LAST_SEEN_WINDOWS }));
   }
 
   /** `subject`: the API key's prefix, or `anon-<ip digest>`. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { ErrorCode, ServiceFailure, type UsageCounters, type UsageRecord, UsageRecordSchema } from '@transmute/contracts';
-import { KvBucket, type KvCodec, KvCodecs, type KvDecision, LastSeenEntries, NATS_CONNECTION } from '@transmute/messaging';
+import { KvBucket, type KvCodec, KvCodecs, type KvDecision, NATS_CONNECTION } from '@transmute/messaging';
 import type { Plan } from './plans';
 import { type Charge, type ChargeResult, applyCharge, countersOf, current, refundConversions, remainingBytes } from './usage-ledger';
 
@@ -30,7 +30,7 @@ const LAST_SEEN_ACCOUNTS = 10_000;
  * Usage counters per account in NATS KV, changed only by compare-and-set:
  * concurrent charges from any replica serialise on the record's revision, so
  * the sum spent never passes the allowance. A change is decided on the
- * record this replica last read or wrote (LastSeenEntries), so a charge that
+ * record this replica last read or wrote (KvBucket's `lastSeenKeys`), so a charge that
  * follows this replica's own check or charge costs one write; a check that
  * refuses or allows on its own always reads.
  */
@@ -39,10 +39,9 @@ export class UsageMeter {
   private readonly usage: KvBucket<UsageRecord>;
   private readonly charges: KvBucket<number>;
   private readonly downloads: KvBucket<number>;
-  private readonly lastSeen = new LastSeenEntries<UsageRecord>(LAST_SEEN_ACCOUNTS);
 
   constructor(@Inject(NATS_CONNECTION) connection: NatsConnection) {
-    this.usage = new KvBucket(connection, USAGE_BUCKET, KvCodecs.proto(UsageRecordSchema));
+    this.usage = new KvBucket(connection, USAGE_BUCKET, KvCodecs.proto(UsageRecordSchema), { lastSeenKeys: LAST_SEEN_ACCOUNTS });
     this.charges = new KvBucket(connection, CHARGES_BUCKET, marker);
     this.downloads = new KvBucket(connection, DOWNLOADS_BUCKET, marker);
   }
@@ -100,16 +99,12 @@ export class UsageMeter {
 
   /** The stored record, read now: a decision with no write to check it is never made on a kept one. */
   private async fresh(accountId: string): Promise<UsageRecord | undefined> {
-    const entry = await this.usage.get(usageKey(accountId));
-    this.lastSeen.remember(usageKey(accountId), entry);
-    return entry?.value;
+    return (await this.usage.get(usageKey(accountId)))?.value;
   }
 
   /** A compare-and-set of the account's record, decided first on the one this replica last saw. */
   private async change<R>(accountId: string, decide: (stored: UsageRecord | undefined) => KvDecision<UsageRecord, R>): Promise<R> {
-    const key = usageKey(accountId);
-    const mutation = await this.lastSeen.change(key, (known) => this.usage.mutate(key, (stored) => decide(stored?.value), { known }));
-    return mutation.result;
+    return (await this.usage.mutate(usageKey(accountId), (stored) => decide(stored?.value))).result;
   }
 
   /** True exactly once per stored file: its first download, which is free. */

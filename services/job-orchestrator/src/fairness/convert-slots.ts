@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { CONVERT_FAIRNESS } from '@transmute/contracts';
-import { KvBucket, KvCodecs, type KvDecision, LastSeenEntries, NATS_CONNECTION } from '@transmute/messaging';
+import { KvBucket, KvCodecs, type KvDecision, NATS_CONNECTION } from '@transmute/messaging';
 import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
 import { accountToken } from './account-token';
@@ -24,12 +24,11 @@ const NO_HOLDERS: SlotRecord = { holders: {} };
  * can never both take the last slot. Holding is idempotent per task (a
  * re-dispatch keeps its slot); records expire with the retention period.
  * A change is decided first on the record this replica last saw
- * (LastSeenEntries); a decision to change nothing is made on a fresh read.
+ * (KvBucket's `lastSeenKeys`); a decision to change nothing is made on a fresh read.
  */
 @Injectable()
 export class ConvertSlots implements OnApplicationBootstrap {
   private readonly slots: KvBucket<SlotRecord>;
-  private readonly lastSeen = new LastSeenEntries<SlotRecord>(LAST_SEEN_ACCOUNTS);
 
   constructor(
     @Inject(NATS_CONNECTION) connection: NatsConnection,
@@ -37,7 +36,7 @@ export class ConvertSlots implements OnApplicationBootstrap {
     private readonly readiness: ReadinessRegistry,
   ) {
     const definition = { name: CONVERT_FAIRNESS.slotsBucket, ttlMs: config.fileRetentionSeconds * 1_000, replicas: config.natsReplicas };
-    this.slots = new KvBucket(connection, definition, KvCodecs.json<SlotRecord>());
+    this.slots = new KvBucket(connection, definition, KvCodecs.json<SlotRecord>(), { lastSeenKeys: LAST_SEEN_ACCOUNTS });
   }
 
   /** Opened (made where missing) before the first dispatch, which must not pay for it; not ready until then. */
@@ -71,9 +70,7 @@ export class ConvertSlots implements OnApplicationBootstrap {
 
   /** Who holds the account's slots, and since when (ms). */
   async holders(accountId: string): Promise<Record<string, number>> {
-    const entry = await this.slots.get(accountToken(accountId));
-    this.lastSeen.remember(accountToken(accountId), entry);
-    return entry?.value.holders ?? {};
+    return (await this.slots.get(accountToken(accountId)))?.value.holders ?? {};
   }
 
   /** Every account that holds a slot or did within the retention period (hex tokens). */
@@ -82,8 +79,7 @@ export class ConvertSlots implements OnApplicationBootstrap {
   }
 
   private async change<R>(accountId: string, decide: (record: SlotRecord) => KvDecision<SlotRecord, R>): Promise<R> {
-    const key = accountToken(accountId);
-    const mutation = await this.lastSeen.change(key, (known) => this.slots.mutate(key, (entry) => decide(entry?.value ?? NO_HOLDERS), { known, maxAttempts: MAX_CAS_ATTEMPTS }));
+    const mutation = await this.slots.mutate(accountToken(accountId), (entry) => decide(entry?.value ?? NO_HOLDERS), { maxAttempts: MAX_CAS_ATTEMPTS });
     return mutation.result;
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { type JetStreamManager, type NatsConnection, nanos } from 'nats';
 import { LIVE_JOBS } from '@transmute/contracts';
-import { JetStreamSetup, KvBucket, KvCodecs, LastSeenEntries, NATS_CONNECTION } from '@transmute/messaging';
+import { JetStreamSetup, KvBucket, KvCodecs, NATS_CONNECTION } from '@transmute/messaging';
 import { ReadinessRegistry, SERVICE_CONFIG } from '@transmute/service-kit';
 import type { OrchestratorConfig } from '../config';
 import type { LiveJob } from './live-job';
@@ -40,7 +40,6 @@ export class JobStore implements OnApplicationBootstrap {
   private readonly jobs: KvBucket<LiveJob>;
   private readonly index: KvBucket<Uint8Array>;
   private opened?: Promise<JetStreamManager>;
-  private readonly lastSeen = new LastSeenEntries<LiveJob>(LAST_SEEN_JOBS);
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
@@ -52,7 +51,7 @@ export class JobStore implements OnApplicationBootstrap {
     // Records expire with the files; a changed retention applies to the existing buckets when they open.
     const ttlMs = config.fileRetentionSeconds * 1_000;
     const replicas = config.natsReplicas;
-    this.jobs = new KvBucket(connection, { name: LIVE_JOBS.jobsBucket, ttlMs, replicas }, KvCodecs.json<LiveJob>());
+    this.jobs = new KvBucket(connection, { name: LIVE_JOBS.jobsBucket, ttlMs, replicas }, KvCodecs.json<LiveJob>(), { lastSeenKeys: LAST_SEEN_JOBS });
     this.index = new KvBucket(connection, { name: LIVE_JOBS.indexBucket, ttlMs, replicas }, KvCodecs.bytes);
   }
 
@@ -67,9 +66,7 @@ export class JobStore implements OnApplicationBootstrap {
 
   async create(job: LiveJob): Promise<void> {
     await this.open();
-    const revision = await this.jobs.create(job.id, job);
-    if (revision === null) throw new Error(`job ${job.id} exists already`);
-    this.lastSeen.remember(job.id, { key: job.id, value: job, revision, created: new Date() });
+    if ((await this.jobs.create(job.id, job)) === null) throw new Error(`job ${job.id} exists already`);
     await this.index.put(`${accountToken(job.accountId)}.${job.id}`, new Uint8Array());
     this.counters.count('create', 2);
   }
@@ -77,7 +74,6 @@ export class JobStore implements OnApplicationBootstrap {
   async get(jobId: string): Promise<LiveJob | null> {
     const entry = await this.jobs.get(jobId);
     this.counters.count('get', 1);
-    this.lastSeen.remember(jobId, entry);
     return entry?.value ?? null;
   }
 
@@ -88,17 +84,11 @@ export class JobStore implements OnApplicationBootstrap {
    * job's changes on this replica run one after another.
    */
   async mutate<R>(jobId: string, decide: (job: LiveJob) => Mutation<R>): Promise<{ job: LiveJob; result: R; written: boolean } | null> {
-    const outcome = await this.lastSeen.change(jobId, (known) =>
-      this.jobs.mutate<{ decided: Mutation<R> } | null>(
-        jobId,
-        (entry) => {
-          if (!entry) return { result: null };
-          const decided = decide(entry.value);
-          return decided.job ? { write: decided.job, result: { decided } } : { result: { decided } };
-        },
-        { known },
-      ),
-    );
+    const outcome = await this.jobs.mutate<{ decided: Mutation<R> } | null>(jobId, (entry) => {
+      if (!entry) return { result: null };
+      const decided = decide(entry.value);
+      return decided.job ? { write: decided.job, result: { decided } } : { result: { decided } };
+    });
     this.counters.count('get', outcome.reads);
     this.counters.count('conflict', outcome.conflicts);
     if (!outcome.result || !outcome.entry) return null;

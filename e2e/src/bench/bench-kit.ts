@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repoRoot } from '@transmute/devstack';
 import { TransmuteClient } from '../support/api-client';
@@ -37,6 +37,43 @@ export async function apiKey(): Promise<string> {
   } catch (error) {
     throw new Error(`no API key: set TRANSMUTE_API_KEY, start the platform with \`make up\` (writes ${path}), or pass --start`, { cause: error });
   }
+}
+
+/** A process of the running platform, named for the figures. */
+export interface PlatformProcess {
+  label: string;
+  pid: () => number | undefined;
+}
+
+/**
+ * The processes `make up` started for the platform at `baseUrl` (its
+ * services, NATS and FerretDB: the launcher's children, named by their
+ * command line), from the endpoints file it writes. Empty when no live
+ * `make up` serves that URL: the caller then knows only what it can find by
+ * port, and must not report the platform's CPU as measured.
+ */
+export async function makeUpProcesses(baseUrl: string): Promise<PlatformProcess[]> {
+  let launcher: { pid: number; baseUrl: string };
+  try {
+    launcher = JSON.parse(await readFile(join(repoRoot(), '.transmute', 'endpoints.json'), 'utf8')) as { pid: number; baseUrl: string };
+  } catch {
+    return [];
+  }
+  if (launcher.baseUrl !== baseUrl) return [];
+  const found: PlatformProcess[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // The parent pid is the second field after the command, which may hold spaces and parentheses.
+    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== launcher.pid) continue;
+    const command = (await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    const service = command.map((part) => /services\/([^/]+)\/dist\/main\.js$/.exec(part)?.[1]).find(Boolean);
+    // Converters differ only by family, as make up names them (converter-image).
+    const family = /(?:^|\0)TRANSMUTE_CONVERTER_FAMILY=([^\0]+)/.exec(await readFile(`/proc/${entry}/environ`, 'utf8').catch(() => ''))?.[1];
+    const pid = Number(entry);
+    found.push({ label: [service ?? command[0]!.split('/').pop()!, family].filter(Boolean).join('-'), pid: () => pid });
+  }
+  return found;
 }
 
 /** The platform a benchmark drives: one it started, or one already running. */

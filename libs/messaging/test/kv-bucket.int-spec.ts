@@ -1,13 +1,11 @@
-import { type NatsConnection, connect } from 'nats';
 import { register } from 'prom-client';
-import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
+import { infraFixture } from '@transmute/devstack';
 import { KvBucket, type KvBucketOptions, KvContentionError } from '../src/kv/kv-bucket';
 import { type KvCodec, KvCodecs } from '../src/kv/kv-codecs';
 import { KvCounter } from '../src/kv/kv-counter';
 
 /** The one KV layer against a real nats-server: typed values, compare-and-set under races, counters, reopening. */
-let infra: RunningInfra;
-let nc: NatsConnection;
+const fixture = infraFixture();
 let created = 0;
 
 interface Note {
@@ -15,16 +13,7 @@ interface Note {
   version: number;
 }
 
-beforeAll(async () => {
-  infra = await createInfraProvider().start();
-  nc = await connect({ servers: infra.natsUrl });
-});
-afterAll(async () => {
-  await nc.close();
-  await infra.stop();
-});
-
-const bucket = <T>(codec: KvCodec<T>, ttlMs = 0, options: KvBucketOptions = {}) => new KvBucket<T>(nc, { name: `kv_spec_${++created}`, ttlMs }, codec, options);
+const bucket = <T>(codec: KvCodec<T>, ttlMs = 0, options: KvBucketOptions = {}) => new KvBucket<T>(fixture.nc, { name: `kv_spec_${++created}`, ttlMs }, codec, options);
 /** A bucket that keeps the entries it last saw, as a replica's job store and counters do. */
 const keeping = <T>(codec: KvCodec<T>) => bucket(codec, 0, { lastSeenKeys: 100 });
 
@@ -34,7 +23,7 @@ describe('KvBucket', () => {
     expect(await notes.get('a')).toBeNull();
     const revision = await notes.put('a', { text: 'first', version: 1 });
     expect(await notes.get('a')).toMatchObject({ key: 'a', value: { text: 'first', version: 1 }, revision });
-    const info = await (await nc.jetstreamManager()).streams.info(`KV_${notes.name}`);
+    const info = await (await fixture.nc.jetstreamManager()).streams.info(`KV_${notes.name}`);
     expect(info.config.max_age).toBe(60_000 * 1_000_000);
     expect(notes.tally().open).toBe(1);
   });
@@ -58,7 +47,7 @@ describe('KvBucket', () => {
 
   it('mutate: concurrent increments from many writers all count, each decided on the value it read', async () => {
     const counts = bucket<number>(KvCodecs.integer);
-    const writers = Array.from({ length: 3 }, () => new KvBucket<number>(nc, counts.definition, KvCodecs.integer));
+    const writers = Array.from({ length: 3 }, () => new KvBucket<number>(fixture.nc, counts.definition, KvCodecs.integer));
     const outcomes = await Promise.all(
       Array.from({ length: 60 }, (_, index) => writers[index % writers.length]!.mutate('hits', (current) => ({ write: (current?.value ?? 0) + 1, result: current?.value ?? 0 }))),
     );
@@ -95,7 +84,7 @@ describe('KvBucket', () => {
   it('mutate on a stale kept entry: a write loses its race and is decided again on what is stored', async () => {
     const counts = keeping<number>(KvCodecs.integer);
     await counts.put('n', 1);
-    await new KvBucket<number>(nc, counts.definition, KvCodecs.integer).put('n', 10);
+    await new KvBucket<number>(fixture.nc, counts.definition, KvCodecs.integer).put('n', 10);
     const outcome = await counts.mutate('n', (current) => ({ write: current!.value + 1, result: current!.value }));
     expect(outcome).toMatchObject({ written: true, result: 10, conflicts: 1, reads: 1, entry: { value: 11 } });
     expect((await counts.get('n'))!.value).toBe(11);
@@ -104,7 +93,7 @@ describe('KvBucket', () => {
   it('mutate on a stale kept entry: a decision to leave the key is made again on what is stored', async () => {
     const flags = keeping<Note>(KvCodecs.json<Note>());
     await flags.put('f', { text: 'waiting', version: 1 });
-    await new KvBucket<Note>(nc, flags.definition, KvCodecs.json<Note>()).put('f', { text: 'ready', version: 2 });
+    await new KvBucket<Note>(fixture.nc, flags.definition, KvCodecs.json<Note>()).put('f', { text: 'ready', version: 2 });
     // On the kept entry there is nothing to do; on the stored one there is.
     const outcome = await flags.mutate('f', (current) => (current?.value.text === 'ready' ? { write: { text: 'done', version: 3 }, result: 'moved' } : { result: 'left' }));
     expect(outcome).toMatchObject({ written: true, result: 'moved', reads: 1, entry: { value: { text: 'done' } } });
@@ -131,7 +120,7 @@ describe('KvBucket', () => {
     const notes = bucket<number>(KvCodecs.integer);
     await notes.put('busy', 0);
     // A rival on the same connection: its write is sent before ours, so the server applies it first every time.
-    const rival = await new KvBucket<number>(nc, notes.definition, KvCodecs.integer).open();
+    const rival = await new KvBucket<number>(fixture.nc, notes.definition, KvCodecs.integer).open();
     let decisions = 0;
     const error = await notes
       .mutate(
@@ -153,7 +142,7 @@ describe('KvBucket', () => {
   it('reopens after NATS restarts: a failed open is retried, not remembered', async () => {
     const notes = bucket<Note>(KvCodecs.json<Note>());
     await notes.put('before', { text: 'before', version: 1 });
-    await infra.restart('nats');
+    await fixture.infra.restart('nats');
     const after = await waitFor(() => notes.get('before'));
     expect(after?.value.text).toBe('before');
     const fresh = bucket<Note>(KvCodecs.json<Note>());
@@ -188,7 +177,7 @@ describe('KvCounter', () => {
 
   it('replicas taking turns on one counter stay exact, and each reads first once its kept entry lost a race', async () => {
     const definition = bucket<number>(KvCodecs.integer).definition;
-    const replicas = [0, 1].map(() => new KvBucket<number>(nc, definition, KvCodecs.integer, { lastSeenKeys: 100 }));
+    const replicas = [0, 1].map(() => new KvBucket<number>(fixture.nc, definition, KvCodecs.integer, { lastSeenKeys: 100 }));
     const counters = replicas.map((replica) => new KvCounter(replica));
     for (let turn = 0; turn < 10; turn++) await counters[turn % 2]!.incrementBelow('window', 100);
     expect(await counters[0]!.value('window')).toBe(10);
@@ -197,8 +186,8 @@ describe('KvCounter', () => {
 
   it('a refusal decided on a stale kept entry is decided again on the stored count', async () => {
     const definition = bucket<number>(KvCodecs.integer).definition;
-    const counter = new KvCounter(new KvBucket<number>(nc, definition, KvCodecs.integer, { lastSeenKeys: 100 }));
-    const other = new KvCounter(new KvBucket<number>(nc, definition, KvCodecs.integer, { lastSeenKeys: 100 }));
+    const counter = new KvCounter(new KvBucket<number>(fixture.nc, definition, KvCodecs.integer, { lastSeenKeys: 100 }));
+    const other = new KvCounter(new KvBucket<number>(fixture.nc, definition, KvCodecs.integer, { lastSeenKeys: 100 }));
     await counter.incrementBelow('window', 2);
     await counter.incrementBelow('window', 2);
     // Another replica gives a place back; this one still holds the full count.

@@ -1,20 +1,10 @@
-import { type JsMsg, type NatsConnection, connect } from 'nats';
-import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
+import type { JsMsg } from 'nats';
+import { infraFixture } from '@transmute/devstack';
 import { PullWorker } from '../src/consumer/pull-worker';
 import { type WorkConsumerDefinition, JetStreamSetup } from '../src/jetstream-setup';
 
 /** The pull loop against a real NATS: slots bound what is in hand, and stopping gives back what was not started. */
-let infra: RunningInfra;
-let nc: NatsConnection;
-
-beforeAll(async () => {
-  infra = await createInfraProvider().start();
-  nc = await connect({ servers: infra.natsUrl });
-});
-afterAll(async () => {
-  await nc.close();
-  await infra.stop();
-});
+const fixture = infraFixture();
 
 let streamCount = 0;
 async function workQueue(): Promise<WorkConsumerDefinition> {
@@ -27,14 +17,14 @@ async function workQueue(): Promise<WorkConsumerDefinition> {
     ackWaitMs: 30_000,
     maxDeliver: 5,
   };
-  const setup = new JetStreamSetup(nc);
+  const setup = new JetStreamSetup(fixture.nc);
   await setup.ensureStream(definition.stream);
   await setup.ensureWorkConsumer(definition);
   return definition;
 }
 
 async function publish(definition: WorkConsumerDefinition, count: number, from = 0): Promise<void> {
-  const js = nc.jetstream();
+  const js = fixture.nc.jetstream();
   for (let index = from; index < from + count; index += 1) await js.publish(`${definition.stream.subjects[0]!.replace('>', '')}${index}`, new TextEncoder().encode(String(index)));
 }
 
@@ -49,12 +39,12 @@ const until = async (condition: () => boolean | Promise<boolean>, what: string, 
 it('never holds more messages than it has slots, and handles every one', async () => {
   const definition = await workQueue();
   await publish(definition, 40);
-  const jsm = await nc.jetstreamManager();
+  const jsm = await fixture.nc.jetstreamManager();
   let running = 0;
   let most = 0;
   let mostInHand = 0;
   const handled: number[] = [];
-  const worker = new PullWorker(nc.jetstream(), definition, 3, async (message: JsMsg) => {
+  const worker = new PullWorker(fixture.nc.jetstream(), definition, 3, async (message: JsMsg) => {
     running += 1;
     most = Math.max(most, running);
     // Delivered but not yet acked, as the server counts it: what this client holds, started or not.
@@ -75,7 +65,7 @@ it('never holds more messages than it has slots, and handles every one', async (
 it('starts a message as soon as it is published while the worker idles in a pull', async () => {
   const definition = await workQueue();
   const seen: number[] = [];
-  const worker = new PullWorker(nc.jetstream(), definition, 4, async (message: JsMsg) => {
+  const worker = new PullWorker(fixture.nc.jetstream(), definition, 4, async (message: JsMsg) => {
     seen.push(Date.now());
     message.ack();
     await Promise.resolve();
@@ -96,7 +86,7 @@ it('gives back a message whose handler outlives the grace period, and what arriv
   const definition = await workQueue();
   await publish(definition, 1);
   let aborted = false;
-  const worker = new PullWorker(nc.jetstream(), definition, 2, (message: JsMsg, signal: AbortSignal) => {
+  const worker = new PullWorker(fixture.nc.jetstream(), definition, 2, (message: JsMsg, signal: AbortSignal) => {
     return new Promise<void>((resolve) => {
       signal.addEventListener('abort', () => {
         aborted = true;
@@ -106,7 +96,7 @@ it('gives back a message whose handler outlives the grace period, and what arriv
     });
   });
   await worker.start();
-  const jsm = await nc.jetstreamManager();
+  const jsm = await fixture.nc.jetstreamManager();
   await until(async () => (await jsm.consumers.info(definition.stream.name, definition.durable)).num_ack_pending === 1, 'the message in hand');
   await worker.stop(200);
   expect(aborted).toBe(true);
@@ -114,7 +104,7 @@ it('gives back a message whose handler outlives the grace period, and what arriv
 
   // The next worker gets all three: none burnt its deliveries going round the stopped one.
   const received = new Map<string, number>();
-  const next = new PullWorker(nc.jetstream(), definition, 2, async (message: JsMsg) => {
+  const next = new PullWorker(fixture.nc.jetstream(), definition, 2, async (message: JsMsg) => {
     received.set(new TextDecoder().decode(message.data), message.info.deliveryCount);
     message.ack();
     await Promise.resolve();

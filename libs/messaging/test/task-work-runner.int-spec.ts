@@ -1,5 +1,4 @@
 import { create, fromBinary } from '@bufbuild/protobuf';
-import { type NatsConnection, connect } from 'nats';
 import {
   ErrorCode,
   ServiceFailure,
@@ -11,7 +10,7 @@ import {
   TaskWorkSchema,
   type WorkStreamDefinition,
 } from '@transmute/contracts';
-import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
+import { infraFixture } from '@transmute/devstack';
 import { DeadLetterPublisher } from '../src/dead-letters';
 import { JetStreamSetup } from '../src/jetstream-setup';
 import type { TaskHandler } from '../src/task-work-runner';
@@ -21,26 +20,19 @@ import { WorkPublisher } from '../src/work-publisher';
 const stream: WorkStreamDefinition = { name: 'IT_TASKS', subjects: ['it.tasks.*'], duplicateWindowMs: 60_000 };
 const outcomesStream: WorkStreamDefinition = { name: 'IT_OUTCOMES', subjects: [Subjects.tasksOutcomes], duplicateWindowMs: 60_000 };
 
-let infra: RunningInfra;
-let nc: NatsConnection;
+const fixture = infraFixture();
 let setup: JetStreamSetup;
 let publisher: WorkPublisher;
 let workers: TaskWorkers;
 const outcomes: TaskOutcome[] = [];
 
 beforeAll(async () => {
-  infra = await createInfraProvider().start();
-  nc = await connect({ servers: infra.natsUrl });
-  setup = new JetStreamSetup(nc);
-  publisher = new WorkPublisher(nc);
-  workers = new TaskWorkers(setup, publisher, new DeadLetterPublisher(setup, nc), nc);
+  setup = new JetStreamSetup(fixture.nc);
+  publisher = new WorkPublisher(fixture.nc);
+  workers = new TaskWorkers(setup, publisher, new DeadLetterPublisher(setup, fixture.nc), fixture.nc);
   await setup.ensureStream(outcomesStream);
   // Collect every outcome the runner reports, as the orchestrator would.
-  nc.subscribe(Subjects.tasksOutcomes, { callback: (_error, message) => outcomes.push(fromBinary(TaskOutcomeSchema, message.data)) });
-});
-afterAll(async () => {
-  await nc.close();
-  await infra.stop();
+  fixture.nc.subscribe(Subjects.tasksOutcomes, { callback: (_error, message) => outcomes.push(fromBinary(TaskOutcomeSchema, message.data)) });
 });
 beforeEach(() => (outcomes.length = 0));
 

@@ -1,7 +1,6 @@
 import { create } from '@bufbuild/protobuf';
-import { connect, type NatsConnection } from 'nats';
 import { FamilyManifestSchema } from '@transmute/contracts';
-import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
+import { infraFixture } from '@transmute/devstack';
 import { encodeManifest, manifestBucket } from '@transmute/messaging';
 import { ReadinessRegistry } from '@transmute/service-kit';
 import type { CatalogueConfig } from '../src/config';
@@ -12,35 +11,25 @@ const manifest = (family: string, inputs: string[]) =>
 
 /** The store reads every family's manifest from a real KV bucket, not just the first key it meets. */
 describe('ManifestStore on real NATS', () => {
-  let infra: RunningInfra;
-  let nc: NatsConnection;
   let store: ManifestStore | undefined;
-
-  beforeAll(async () => {
-    infra = await createInfraProvider().start();
-    nc = await connect({ servers: infra.natsUrl, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
-  });
-
-  afterAll(async () => {
-    store?.onApplicationShutdown();
-    await nc?.close();
-    await infra?.stop();
-  });
+  // Above the fixture, so its afterAll runs first: the store stops watching before the connection closes.
+  afterAll(() => store?.onApplicationShutdown());
+  const fixture = infraFixture({ maxReconnectAttempts: -1, reconnectTimeWait: 250 });
 
   it('lists the inputs of every announced family after a rebuild', async () => {
-    const bucket = manifestBucket(nc);
+    const bucket = manifestBucket(fixture.nc);
     const families = ['image', 'video', 'audio', 'document', 'ebook'];
     for (const [n, family] of families.entries()) await bucket.put(family, encodeManifest(manifest(family, [`in${n}a`, `in${n}b`])));
 
     const config = { familyPriority: families } as unknown as CatalogueConfig;
-    store = new ManifestStore(nc, new ReadinessRegistry(), config);
+    store = new ManifestStore(fixture.nc, new ReadinessRegistry(), config);
     await store.onApplicationBootstrap();
 
     expect(store.index.inputs()).toEqual(families.flatMap((_family, n) => [`in${n}a`, `in${n}b`]).sort());
   });
 
   it('applies a changed manifest at once and forgets a removed family', async () => {
-    const bucket = manifestBucket(nc);
+    const bucket = manifestBucket(fixture.nc);
     await bucket.put('image', encodeManifest(manifest('image', ['fresh'])));
     await bucket.delete('video');
 
@@ -55,7 +44,7 @@ describe('ManifestStore on real NATS', () => {
 
   it('keeps every family through a NATS restart, past its next expiry check', async () => {
     const before = store!.index.inputs();
-    await infra.restart('nats');
+    await fixture.infra.restart('nats');
     // The expiry check lists the bucket's keys every 10 s; watch the index across one of those.
     const lost = new Set<string>();
     const until = Date.now() + 11_000;

@@ -1,24 +1,15 @@
-import { connect, type NatsConnection } from 'nats';
-import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
+import { infraFixture } from '@transmute/devstack';
 import type { GatewayConfig } from '../src/config';
 import { ImportsStore } from '../src/imports/imports.store';
 
 /* The imports store on a real NATS (JetStream KV): ids, ownership, and the one-use token under races. */
 
-let infra: RunningInfra;
-let connection: NatsConnection;
+const fixture = infraFixture();
 let store: ImportsStore;
 
 beforeAll(async () => {
-  infra = await createInfraProvider().start();
-  connection = await connect({ servers: infra.natsUrl });
-  store = new ImportsStore(connection, { fileRetentionSeconds: 3_600 } as GatewayConfig);
+  store = new ImportsStore(fixture.nc, { fileRetentionSeconds: 3_600 } as GatewayConfig);
 }, 60_000);
-
-afterAll(async () => {
-  await connection?.close();
-  await infra?.stop();
-});
 
 describe('ImportsStore', () => {
   it('creates an import of the account, found by id; an unknown id is null', async () => {

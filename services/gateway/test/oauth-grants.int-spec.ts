@@ -1,5 +1,4 @@
-import { connect, type NatsConnection } from 'nats';
-import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
+import { infraFixture } from '@transmute/devstack';
 import type { GatewayConfig } from '../src/config';
 import { OAuthGrants } from '../src/oauth/oauth-grants';
 import type { ClientRecord } from '../src/oauth/oauth-records';
@@ -15,20 +14,12 @@ import { OAuthStore } from '../src/oauth/oauth-store';
 const MCP_URL = 'http://127.0.0.1:8086/mcp';
 const client: ClientRecord = { client_id: '0b7f3c1e-8a52-4c7e-9d51-2f1a6b0c9e44', client_name: 'Race Assistant', redirect_uris: ['http://127.0.0.1:1/cb'] };
 
-let infra: RunningInfra;
-let connection: NatsConnection;
+const fixture = infraFixture();
 let grants: OAuthGrants;
 
 beforeAll(async () => {
-  infra = await createInfraProvider().start();
-  connection = await connect({ servers: infra.natsUrl });
-  grants = new OAuthGrants(new OAuthStore(connection), { mcpPublicUrl: MCP_URL, oauthCodeTtlSeconds: 60 } as GatewayConfig);
+  grants = new OAuthGrants(new OAuthStore(fixture.nc), { mcpPublicUrl: MCP_URL, oauthCodeTtlSeconds: 60 } as GatewayConfig);
 }, 60_000);
-
-afterAll(async () => {
-  await connection?.close();
-  await infra?.stop();
-});
 
 async function code(personId = 'person-1'): Promise<string> {
   return grants.issueCode({
@@ -84,7 +75,7 @@ describe('OAuthGrants on JetStream KV', () => {
     const tokens = await grants.exchangeCode(client, await code('person-3'), undefined, undefined);
     const stored: string[] = [];
     for (const bucket of ['oauth_grants', 'oauth_refresh_tokens', 'oauth_access_tokens', 'oauth_codes']) {
-      const kv = await connection.jetstream().views.kv(bucket);
+      const kv = await fixture.nc.jetstream().views.kv(bucket);
       const keys: string[] = [];
       for await (const key of await kv.keys()) keys.push(key);
       for (const key of keys) {
@@ -130,7 +121,7 @@ describe('OAuthGrants on JetStream KV', () => {
     const NINETY_DAYS_MS = 90 * 24 * HOUR_MS;
     let now = Date.now();
     const clock = { now: () => now };
-    const timed = () => new OAuthGrants(new OAuthStore(connection), { mcpPublicUrl: MCP_URL, oauthCodeTtlSeconds: 60 } as GatewayConfig, clock);
+    const timed = () => new OAuthGrants(new OAuthStore(fixture.nc), { mcpPublicUrl: MCP_URL, oauthCodeTtlSeconds: 60 } as GatewayConfig, clock);
     const issued = async () => {
       now = Date.now();
       const timedGrants = timed();

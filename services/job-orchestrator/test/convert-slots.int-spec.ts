@@ -1,23 +1,12 @@
-import { type NatsConnection, connect } from 'nats';
-import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
+import { infraFixture } from '@transmute/devstack';
 import { ReadinessRegistry } from '@transmute/service-kit';
 import { ConvertSlots } from '../src/fairness/convert-slots';
 
 /** Convert slots shared by orchestrator replicas, each keeping the record it last saw, on a real nats-server. */
-let infra: RunningInfra;
-let nc: NatsConnection;
+const fixture = infraFixture();
 let account = 0;
 
-beforeAll(async () => {
-  infra = await createInfraProvider().start();
-  nc = await connect({ servers: infra.natsUrl });
-});
-afterAll(async () => {
-  await nc.close();
-  await infra.stop();
-});
-
-const replica = () => new ConvertSlots(nc, { fileRetentionSeconds: 3_600, natsReplicas: 1 }, new ReadinessRegistry());
+const replica = () => new ConvertSlots(fixture.nc, { fileRetentionSeconds: 3_600, natsReplicas: 1 }, new ReadinessRegistry());
 
 describe('ConvertSlots across replicas', () => {
   it('never lets two replicas take more slots than the cap, however they interleave', async () => {

@@ -1,6 +1,6 @@
-import { DiscardPolicy, type JetStreamManager, type NatsConnection, RetentionPolicy, StorageType, type StreamConfig, connect, nanos } from 'nats';
+import { DiscardPolicy, type JetStreamManager, RetentionPolicy, StorageType, type StreamConfig, nanos } from 'nats';
 import { CONVERT_FAIRNESS, LIVE_JOBS } from '@transmute/contracts';
-import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
+import { infraFixture } from '@transmute/devstack';
 import { JetStreamSetup } from '@transmute/messaging';
 import { ReadinessRegistry } from '@transmute/service-kit';
 import { WaitingLine } from '../src/fairness/waiting-line';
@@ -39,28 +39,20 @@ const STREAMS_AS_MADE_BEFORE: Array<Partial<StreamConfig> & { name: string }> = 
   },
 ];
 
-let infra: RunningInfra;
-let connection: NatsConnection;
+const fixture = infraFixture();
 let jsm: JetStreamManager;
 
 beforeAll(async () => {
-  infra = await createInfraProvider().start();
-  connection = await connect({ servers: infra.natsUrl });
-  jsm = await connection.jetstreamManager();
-});
-
-afterAll(async () => {
-  await connection?.close();
-  await infra?.stop();
+  jsm = await fixture.nc.jetstreamManager();
 });
 
 /** Opens both streams as the orchestrator does at start. */
 async function openAsTheOrchestrator(): Promise<void> {
   const config = { fileRetentionSeconds: RETENTION_SECONDS, natsReplicas: 1 };
-  const setup = new JetStreamSetup(connection);
+  const setup = new JetStreamSetup(fixture.nc);
   const readiness = new ReadinessRegistry();
-  await new WaitingLine(connection, config, setup, readiness).lines();
-  await new JobStore(connection, config, setup, new StoreCounters(), readiness).activeJobIds();
+  await new WaitingLine(fixture.nc, config, setup, readiness).lines();
+  await new JobStore(fixture.nc, config, setup, new StoreCounters(), readiness).activeJobIds();
 }
 
 const settingsOf = async (name: string) => (await jsm.streams.info(name)).config;

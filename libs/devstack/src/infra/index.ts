@@ -1,5 +1,6 @@
 export { ContainersInfraProvider } from './containers-infra-provider';
 export { createInfraProvider } from './create-infra-provider';
+export { infraFixture, type InfraFixture } from './infra-fixture';
 export type { InfraProvider, InfraService, InfraStartOptions, RunningInfra } from './infra-provider';
 export { LocalProcessInfraProvider, type LocalProcessInfraOptions } from './local-process-infra-provider';
 export { startMinio, type RunningMinio } from './minio-server';

@@ -38,11 +38,13 @@ export class AccountQuota {
    */
   async admitJob<T>(principal: Principal, request: Pick<CreateJobRequest, 'tasks' | 'importId'>, create: () => Promise<T>): Promise<T> {
     const plan = await this.planFor(principal.accountId);
-    await this.usage.assertBytesLeft(principal.accountId, plan);
     const conversions = convertTaskCount(request);
     // More converts than the plan allows is the orchestrator's 422; nothing to reserve for it.
-    if (conversions > plan.convertAllowance) return create();
-    await this.usage.charge(principal.accountId, plan, { bytes: 0, conversions });
+    if (conversions === 0 || conversions > plan.convertAllowance) {
+      await this.usage.assertBytesLeft(principal.accountId, plan);
+      return create();
+    }
+    await this.usage.admitJob(principal.accountId, plan, conversions);
     try {
       return await create();
     } catch (error) {

@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { UsageRecordSchema } from '@transmute/contracts';
 import { PlanCatalog } from './plans';
-import { applyCharge, current, refundConversions } from './usage-ledger';
+import { NO_BYTES_LEFT, admitJob, applyCharge, current, refundConversions } from './usage-ledger';
 
 const free = new PlanCatalog().get('free');
 const GB = 1_000_000_000;
@@ -56,6 +56,23 @@ describe('usage ledger', () => {
     const result = applyCharge(stored, free, charge, now);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.refusal).toMatch(message);
+  });
+
+  it('admits a job while some GB is left, reserving its conversions', () => {
+    const result = admitJob(record({ monthlyUsedBytes: BigInt(GB), additionalUsedBytes: BigInt(GB - 1), dailyConversionsUsed: 2 }), free, 3, now);
+    expect(result).toMatchObject({ ok: true, record: { dailyConversionsUsed: 5, additionalUsedBytes: BigInt(GB - 1) } });
+  });
+
+  it('refuses a job once no GB is left, before counting its conversions', () => {
+    expect(admitJob(record({ monthlyUsedBytes: BigInt(GB), additionalUsedBytes: BigInt(GB) }), free, 1, now)).toEqual({ ok: false, refusal: NO_BYTES_LEFT });
+    // Last month's bytes do not count this month.
+    expect(admitJob(record({ month: '2026-10', monthlyUsedBytes: BigInt(GB), additionalUsedBytes: BigInt(GB - 1) }), free, 1, now).ok).toBe(true);
+  });
+
+  it("refuses a job whose conversions pass today's allowance", () => {
+    const result = admitJob(record({ dailyConversionsUsed: 4 }), free, 2, now);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.refusal).toMatch(/daily conversions allowance used up: 2 requested, 1 of 5 left/);
   });
 
   it('gives back conversions, never below zero', () => {

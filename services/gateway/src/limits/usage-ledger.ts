@@ -64,6 +64,19 @@ export function applyCharge(stored: UsageRecord | undefined, plan: Plan, charge:
   return { ok: true, record };
 }
 
+/** Why a job is refused when nothing of the GB allowances is left. */
+export const NO_BYTES_LEFT = 'monthly and additional GB allowance used up: nothing left to meter this job against';
+
+/**
+ * A new job's admission: refused while no GB is left (its files could not be
+ * metered), otherwise its conversions reserved from today's allowance. One
+ * decision on one record, so the check and the reservation hold together.
+ */
+export function admitJob(stored: UsageRecord | undefined, plan: Plan, conversions: number, now: Date): ChargeResult {
+  if (remainingBytes(current(stored, now), plan) <= 0) return { ok: false, refusal: NO_BYTES_LEFT };
+  return applyCharge(stored, plan, { bytes: 0, conversions }, now);
+}
+
 /** Takes back conversions reserved for a job that was then not created. */
 export function refundConversions(stored: UsageRecord | undefined, conversions: number, now: Date): UsageRecord {
   const record = current(stored, now);

@@ -4,7 +4,7 @@ import type { NatsConnection } from 'nats';
 import { ErrorCode, ServiceFailure, type UsageCounters, type UsageRecord, UsageRecordSchema } from '@transmute/contracts';
 import { KvBucket, type KvCodec, KvCodecs, type KvDecision, NATS_CONNECTION } from '@transmute/messaging';
 import type { Plan } from './plans';
-import { type Charge, type ChargeResult, applyCharge, countersOf, current, refundConversions, remainingBytes } from './usage-ledger';
+import { type Charge, type ChargeResult, NO_BYTES_LEFT, admitJob, applyCharge, countersOf, current, refundConversions, remainingBytes } from './usage-ledger';
 
 const digest = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 const usageKey = (accountId: string): string => `usage.${accountId}`;
@@ -85,6 +85,19 @@ export class UsageMeter {
     throw ServiceFailure.unavailable('this charge is being decided by another request; try again shortly');
   }
 
+  /**
+   * Admits a new job: 402 when no GB is left, else its conversions are
+   * reserved. One compare-and-set on the record this replica last saw; a
+   * refusal is decided again on a fresh read (KvBucket.mutate).
+   */
+  async admitJob(accountId: string, plan: Plan, conversions: number, now = new Date()): Promise<void> {
+    const outcome = await this.change<ChargeResult>(accountId, (stored) => {
+      const result = admitJob(stored, plan, conversions, now);
+      return result.ok ? { write: result.record, result } : { result };
+    });
+    if (!outcome.ok) throw new ServiceFailure(ErrorCode.QUOTA_EXCEEDED, outcome.refusal);
+  }
+
   async refundConversions(accountId: string, conversions: number, now = new Date()): Promise<void> {
     await this.change(accountId, (stored) => ({ write: refundConversions(stored, conversions, now), result: undefined }));
   }
@@ -92,9 +105,7 @@ export class UsageMeter {
   /** 402 when nothing of the monthly and additional GB allowances is left. */
   async assertBytesLeft(accountId: string, plan: Plan, now = new Date()): Promise<void> {
     const record = current(await this.fresh(accountId), now);
-    if (remainingBytes(record, plan) <= 0) {
-      throw new ServiceFailure(ErrorCode.QUOTA_EXCEEDED, 'monthly and additional GB allowance used up: nothing left to meter this job against');
-    }
+    if (remainingBytes(record, plan) <= 0) throw new ServiceFailure(ErrorCode.QUOTA_EXCEEDED, NO_BYTES_LEFT);
   }
 
   /** The stored record, read now: a decision with no write to check it is never made on a kept one. */

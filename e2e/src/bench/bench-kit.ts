@@ -1,6 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { repoRoot } from '@transmute/devstack';
+import { parseProcStat, repoRoot } from '@transmute/devstack';
+import { findLocalEndpoints } from '@transmute/service-kit';
 import { TransmuteClient } from '../support/api-client';
 import { type LocalPlatform, type StartLocalPlatformOptions, startLocalPlatform } from '../support/platform';
 
@@ -53,19 +54,13 @@ export interface PlatformProcess {
  * port, and must not report the platform's CPU as measured.
  */
 export async function makeUpProcesses(baseUrl: string): Promise<PlatformProcess[]> {
-  let launcher: { pid: number; baseUrl: string };
-  try {
-    launcher = JSON.parse(await readFile(join(repoRoot(), '.transmute', 'endpoints.json'), 'utf8')) as { pid: number; baseUrl: string };
-  } catch {
-    return [];
-  }
-  if (launcher.baseUrl !== baseUrl) return [];
+  const lookup = findLocalEndpoints(process.env, repoRoot());
+  if (!lookup.found || lookup.stale || lookup.endpoints.baseUrl !== baseUrl) return [];
   const found: PlatformProcess[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    // The parent pid is the second field after the command, which may hold spaces and parentheses.
-    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== launcher.pid) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => undefined);
+    if (!stat || parseProcStat(stat.trim()).ppid !== lookup.endpoints.pid) continue;
     const command = (await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).split('\0');
     const service = command.map((part) => /services\/([^/]+)\/dist\/main\.js$/.exec(part)?.[1]).find(Boolean);
     // Converters differ only by family, as make up names them (converter-image).

@@ -28,19 +28,26 @@ interface HopCost {
   opsPerSecond: number;
 }
 
-/** Runs `op` `ops` times, `concurrency` at a time, and the CPU the given processes spent on it. */
-async function measure(hop: string, ops: number, concurrency: number, pids: number[], op: (index: number) => Promise<unknown>): Promise<HopCost> {
-  let next = 0;
+/** The CPU the given processes spent while `run` did `ops` operations. */
+async function measureRun(hop: string, ops: number, pids: number[], run: () => Promise<void>): Promise<HopCost> {
   const cpuBefore = await processTreeCpuSeconds(pids);
   const began = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      for (let index = next++; index < ops; index = next++) await op(index);
-    }),
-  );
+  await run();
   const seconds = (performance.now() - began) / 1000;
   const cpu = (await processTreeCpuSeconds(pids)) - cpuBefore;
   return { hop, ops, cpuMsPerOp: (1000 * cpu) / ops, opsPerSecond: ops / seconds };
+}
+
+/** Runs `op` `ops` times, `concurrency` at a time, and the CPU the given processes spent on it. */
+function measure(hop: string, ops: number, concurrency: number, pids: number[], op: (index: number) => Promise<unknown>): Promise<HopCost> {
+  let next = 0;
+  return measureRun(hop, ops, pids, async () => {
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        for (let index = next++; index < ops; index = next++) await op(index);
+      }),
+    );
+  });
 }
 
 async function natsHops(nc: NatsConnection, responder: NatsConnection, pids: number[], ops: number, concurrency: number): Promise<HopCost[]> {
@@ -61,17 +68,16 @@ async function natsHops(nc: NatsConnection, responder: NatsConnection, pids: num
   ];
   await jsm.consumers.add('FLOOR', { durable_name: 'floor', ack_policy: AckPolicy.Explicit, max_ack_pending: 1_000 });
   const consumer = await js.consumers.get('FLOOR', 'floor');
-  const cpuBefore = await processTreeCpuSeconds(pids);
-  const began = performance.now();
-  const messages = await consumer.consume({ max_messages: 256 });
-  let delivered = 0;
-  for await (const message of messages) {
-    message.ack();
-    if (++delivered === ops) break;
-  }
-  await nc.flush();
-  const seconds = (performance.now() - began) / 1000;
-  costs.push({ hop: 'durable delivery and its ack', ops, cpuMsPerOp: (1000 * ((await processTreeCpuSeconds(pids)) - cpuBefore)) / ops, opsPerSecond: ops / seconds });
+  costs.push(
+    await measureRun('durable delivery and its ack', ops, pids, async () => {
+      let delivered = 0;
+      for await (const message of await consumer.consume({ max_messages: 256 })) {
+        message.ack();
+        if (++delivered === ops) break;
+      }
+      await nc.flush();
+    }),
+  );
   subscription.unsubscribe();
   return costs;
 }

@@ -8,12 +8,13 @@ export const SHARED_KEY_MS = 60_000;
 
 /**
  * The entry this process last read or wrote of each recent key, kept by a
- * KvBucket made with `lastSeenKeys` for its `mutate`: a change that follows this process's own write
- * is decided without reading the key again, and the compare-and-set refuses
- * it when another writer came in between. A key where that happened is one
- * other processes write too (gateway replicas behind a round-robin balancer),
- * where a kept entry would cost a refused write on top of the read, so it is
- * read first for SHARED_KEY_MS. Bounded: the least recently used key goes.
+ * KvBucket made with `lastSeenKeys` for its `mutate`: a change that follows
+ * this process's own write is decided without reading the key again, and the
+ * compare-and-set refuses it when another writer came in between. A key
+ * where that happened is one other processes write too (gateway replicas
+ * behind a round-robin balancer), where a kept entry would cost a refused
+ * write on top of the read, so it is read first for SHARED_KEY_MS. Bounded:
+ * the least recently used key goes.
  *
  * `change` runs one key's changes in this process one after another, so
  * concurrent requests of one account follow each other's writes instead of

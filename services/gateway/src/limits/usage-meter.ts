@@ -30,9 +30,9 @@ const LAST_SEEN_ACCOUNTS = 10_000;
  * Usage counters per account in NATS KV, changed only by compare-and-set:
  * concurrent charges from any replica serialise on the record's revision, so
  * the sum spent never passes the allowance. A change is decided on the
- * record this replica last read or wrote (KvBucket's `lastSeenKeys`), so a charge that
- * follows this replica's own check or charge costs one write; a check that
- * refuses or allows on its own always reads.
+ * record this replica last read or wrote (KvBucket's `lastSeenKeys`), so a
+ * charge that follows this replica's own check or charge costs one write; a
+ * check that refuses or allows on its own always reads.
  */
 @Injectable()
 export class UsageMeter {

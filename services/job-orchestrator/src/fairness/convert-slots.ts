@@ -24,7 +24,8 @@ const NO_HOLDERS: SlotRecord = { holders: {} };
  * can never both take the last slot. Holding is idempotent per task (a
  * re-dispatch keeps its slot); records expire with the retention period.
  * A change is decided first on the record this replica last saw
- * (KvBucket's `lastSeenKeys`); a decision to change nothing is made on a fresh read.
+ * (KvBucket's `lastSeenKeys`); a decision to change nothing is made on a
+ * fresh read.
  */
 @Injectable()
 export class ConvertSlots implements OnApplicationBootstrap {

@@ -107,6 +107,22 @@ describe('KvBucket', () => {
     expect(outcome).toMatchObject({ written: true, result: null, reads: 1, conflicts: 0, entry: { value: 1 } });
   });
 
+  it('kept: the entry last written or read here, without a read; nothing for a bucket that keeps none or a key it lost a race on', async () => {
+    const counts = keeping<number>(KvCodecs.integer);
+    expect(counts.kept('n')).toBeUndefined();
+    const revision = await counts.put('n', 1);
+    expect(counts.kept('n')).toMatchObject({ value: 1, revision });
+    const plain = bucket<number>(KvCodecs.integer);
+    await plain.put('n', 1);
+    expect(plain.kept('n')).toBeUndefined();
+    // Written past the kept entry: a mutate finds out, and the key is read from then on.
+    await new KvBucket<number>(fixture.nc, counts.definition, KvCodecs.integer).put('n', 10);
+    expect(counts.kept('n')).toMatchObject({ value: 1 });
+    await counts.mutate('n', (current) => ({ write: current!.value + 1, result: undefined }));
+    expect(counts.kept('n')).toBeUndefined();
+    expect(counts.tally()).toMatchObject({ get: 1 });
+  });
+
   it("one key's mutations in a process run in turn: concurrent callers follow each other without a lost race", async () => {
     const counts = keeping<number>(KvCodecs.integer);
     await counts.put('n', 0);

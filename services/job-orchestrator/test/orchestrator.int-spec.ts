@@ -1,6 +1,18 @@
 import { Readable } from 'node:stream';
 import { create, toBinary } from '@bufbuild/protobuf';
-import { Consumers, CreateJobRequestSchema, type Job, Streams, Subjects, TaskSpecSchema, TaskWorkSchema, credentialKey, openSealed } from '@transmute/contracts';
+import {
+  Consumers,
+  CreateJobRequestSchema,
+  ErrorCode,
+  type Job,
+  LIVE_JOBS,
+  Streams,
+  Subjects,
+  TaskSpecSchema,
+  TaskWorkSchema,
+  credentialKey,
+  openSealed,
+} from '@transmute/contracts';
 import { JetStreamSetup } from '@transmute/messaging';
 import { STORAGE, type Storage } from '@transmute/storage';
 import { utimes } from 'node:fs/promises';
@@ -9,7 +21,10 @@ import { Reconciler } from '../src/dispatch/reconciler';
 import { RetentionSweeper } from '../src/retention/retention-sweeper';
 import { JobsService } from '../src/jobs/jobs.service';
 import { JobHistory } from '../src/persistence/job-history';
+import { moveJob } from '../src/state/transitions';
 import { JobStore } from '../src/store/job-store';
+import type { LiveJob } from '../src/store/live-job';
+import { StoreCounters } from '../src/store/store-counters';
 import { createUploadedJob, waitFor } from './job-fixtures';
 import { OrchestratorHarness } from './orchestrator-harness';
 
@@ -95,6 +110,31 @@ describe('job orchestrator on real NATS and FerretDB', () => {
       status: 'finished',
       tasks: expect.arrayContaining([expect.objectContaining({ name: 'to-jpg', filename: 'photo.jpg', format: 'jpg' })]),
     });
+  });
+
+  it('starts a job it created without reading it again', async () => {
+    const job = await createStandardJob();
+    const counters = harness.app.get(StoreCounters);
+    const before = counters.snapshot();
+    expect((await jobs.completeUpload(job.id, 'acc')).status).toBe('queued');
+    expect(counters.snapshot().get - before.get).toBe(0);
+    expect(await harness.pullWork(Subjects.tasksImport)).toMatchObject({ jobId: job.id, taskName: 'in' });
+  });
+
+  it('refuses a second complete-upload with 409 when another replica started the job after this one last saw it', async () => {
+    const job = await createStandardJob();
+    expect(store.kept(job.id)?.status).toBe('waiting_upload');
+    // The other replica's start, written past this replica's kept entry.
+    const kv = await harness.js.views.kv(LIVE_JOBS.jobsBucket);
+    const entry = await kv.get(job.id);
+    const startedElsewhere = moveJob(entry!.json<LiveJob>(), 'start', { now: Date.now() });
+    await kv.put(job.id, JSON.stringify(startedElsewhere), { previousSeq: entry!.revision });
+
+    await expect(jobs.completeUpload(job.id, 'acc')).rejects.toMatchObject({ code: ErrorCode.CONFLICT, message: expect.stringContaining('has already been started') });
+    await expect(jobs.completeUpload(job.id, 'acc')).rejects.toMatchObject({ code: ErrorCode.CONFLICT });
+    // The start found the job as the other replica left it and walked on: its import went out once.
+    expect(await harness.pullWork(Subjects.tasksImport)).toMatchObject({ jobId: job.id, taskName: 'in' });
+    expect(await harness.pullWork(Subjects.tasksImport)).toBeNull();
   });
 
   it('finishes upload and base64 imports at complete-upload from the stored files: no work for the importer', async () => {

@@ -129,6 +129,16 @@ export class KvBucket<T> {
     return entry;
   }
 
+  /**
+   * The entry this process last read or wrote of the key, without a read;
+   * undefined when it keeps none (no `lastSeenKeys`, never seen, or shared
+   * with another writer). It may be older than the store: only for a
+   * decision that a later compare-and-set vouches for.
+   */
+  kept(key: string): KvEntry<T> | undefined {
+    return this.lastSeen?.known(key);
+  }
+
   /** Writes whatever is there; the new revision. */
   async put(key: string, value: T): Promise<number> {
     const revision = await (await this.open()).put(key, this.codec.encode(value));

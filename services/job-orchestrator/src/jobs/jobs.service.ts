@@ -110,10 +110,7 @@ export class JobsService {
    * start: only imports that fetch something go to the importer.
    */
   async completeUpload(jobId: string, accountId: string): Promise<Job> {
-    const job = await this.ownedJob(jobId, accountId);
-    if (job.status !== 'waiting_upload') {
-      throw new ServiceFailure(ErrorCode.CONFLICT, `job ${jobId} has already been started (status ${job.status}); complete-upload is called once`);
-    }
+    const job = await this.startableJob(jobId, accountId);
     const stored = await this.storedImports.describe(job);
     const missing = [...stored].filter(([name, file]) => file === null && job.tasks[name]?.operation === 'import/upload').map(([name]) => name);
     if (missing.length > 0) {
@@ -125,12 +122,30 @@ export class JobsService {
     // In the reconciler's set before it starts, so a crash right after the start is still looked after.
     await this.store.markActive(jobId);
     // Imports already in storage finish with the start; a base64 file that is missing is left to the importer, which fails it.
+    let startedHere = false;
     const started = await this.startWith(jobId, (current, now) => {
       const running = moveJob(current, 'start', { now });
+      // The decision made last is the one the compare-and-set kept.
+      startedHere = running !== null;
       return running && receiveStoredImports(running, stored, now);
     });
     if (!started) throw ServiceFailure.notFound(`no job ${jobId}`);
+    if (!startedHere) throw alreadyStarted(started);
     return toJobMessage(started);
+  }
+
+  /**
+   * The job complete-upload starts. A job never returns to waiting_upload,
+   * so the entry this replica kept can only be wrong in saying it may still
+   * start; the start's compare-and-set finds that out. A refusal is decided
+   * on a fresh read.
+   */
+  private async startableJob(jobId: string, accountId: string): Promise<LiveJob> {
+    const kept = this.store.kept(jobId);
+    if (kept?.status === 'waiting_upload' && (!accountId || kept.accountId === accountId)) return kept;
+    const job = await this.ownedJob(jobId, accountId);
+    if (job.status !== 'waiting_upload') throw alreadyStarted(job);
+    return job;
   }
 
   /**
@@ -224,4 +239,8 @@ function validatedJob(plan: JobPlan): Job {
       }),
     ),
   });
+}
+
+function alreadyStarted(job: LiveJob): ServiceFailure {
+  return new ServiceFailure(ErrorCode.CONFLICT, `job ${job.id} has already been started (status ${job.status}); complete-upload is called once`);
 }

@@ -77,6 +77,11 @@ export class JobStore implements OnApplicationBootstrap {
     return entry?.value ?? null;
   }
 
+  /** The job as this replica last read or wrote it, without a read; undefined when it keeps none. May be older than the store. */
+  kept(jobId: string): LiveJob | undefined {
+    return this.jobs.kept(jobId)?.value;
+  }
+
   /**
    * Reads the job, lets `decide` compute its next state, and writes it only
    * if nobody wrote in between; on a conflict it reads again and decides

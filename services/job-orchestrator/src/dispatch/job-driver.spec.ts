@@ -6,7 +6,8 @@ import type { JobEventLog } from '../events/job-event-log';
 import type { FairDispatch } from '../fairness/fair-dispatch';
 import type { JobFinalizer } from '../jobs/job-finalizer';
 import type { JobStore, Mutation } from '../store/job-store';
-import type { LiveJob } from '../store/live-job';
+import type { LiveJob, LiveTask } from '../store/live-job';
+import { moveJob } from '../state/transitions';
 import type { DispatchPreparer } from './dispatch-preparer';
 import { JobDriver } from './job-driver';
 import type { WorkSender } from './work-sender';
@@ -25,11 +26,12 @@ function storeHolding(initial: LiveJob): JobStore {
   return store as unknown as JobStore;
 }
 
-function driverFor(initial: LiveJob, seen: string[]): JobDriver {
-  const preparer = { prepare: () => Promise.resolve({ family: 'image', inputFormat: 'png' }) };
+/** `eventMs`: how long the event log takes to confirm an append (recorded when it does). */
+function driverFor(initial: LiveJob, seen: string[], { eventMs = 0 } = {}): JobDriver {
+  const preparer = { prepare: (_job: LiveJob, { name }: LiveTask) => Promise.resolve(void seen.push(`prepare ${name}`)).then(() => ({ family: 'image', inputFormat: 'png' })) };
   const sender = { send: (_job: LiveJob, name: string) => Promise.resolve(void seen.push(`work ${name}`)) };
   const events = {
-    append: (job: Job) => Promise.resolve(void seen.push(`event ${job.status}`)),
+    append: (job: Job) => new Promise<void>((resolve) => setTimeout(() => resolve(void seen.push(`event ${job.status}`)), eventMs)),
     appendProgress: (job: Job) => Promise.resolve(void seen.push(`progress ${job.status}`)),
   };
   const finalizer = { finalize: (job: LiveJob) => Promise.resolve(void seen.push(`end ${job.status}`)) };
@@ -54,7 +56,17 @@ describe('JobDriver', () => {
     const stepped = await driverFor(ready, seen).step(ready.id);
 
     expect(stepped?.tasks['c']).toMatchObject({ status: 'queued', attempt: 1 });
-    expect(seen).toEqual(['event queued', 'work c']);
+    expect(seen).toEqual(['prepare c', 'event queued', 'work c']);
+  });
+
+  it('prepares the converts a step made ready while its event is recorded, and records the next event after it', async () => {
+    const seen: string[] = [];
+    const waiting = job('waiting_upload', [task('in', 'import/upload', 'finished'), task('c', 'convert', 'waiting_input', ['in'], '')]);
+
+    const stepped = await driverFor(waiting, seen, { eventMs: 20 }).step(waiting.id, (current, now) => moveJob(current, 'start', { now }));
+
+    expect(stepped?.tasks['c']).toMatchObject({ status: 'queued', attempt: 1 });
+    expect(seen).toEqual(['prepare c', 'event processing', 'event queued', 'work c']);
   });
 
   it('sends nothing for a step that ends the job, and records the end', async () => {

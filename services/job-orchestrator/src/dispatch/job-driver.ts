@@ -60,14 +60,24 @@ export class JobDriver {
       if (!stepped) return null;
       pending = undefined;
       const { walked, before } = stepped.result;
-      if (stepped.written) await this.afterStep(before, stepped.job, walked);
+      // What this step owes (its event, its work) and what the next round needs (a charge) do not wait for
+      // each other; the next write waits for both, so its events still follow this step's.
+      const [owed, prepared] = await Promise.allSettled([
+        stepped.written ? this.afterStep(before, stepped.job, walked) : undefined,
+        this.prepareAll(stepped.job, walked.unprepared, preparations),
+      ]);
+      if (owed.status === 'rejected') throw owed.reason;
+      if (prepared.status === 'rejected') throw prepared.reason;
       if (walked.unprepared.length === 0) return stepped.job;
-      for (const name of walked.unprepared) {
-        const task = stepped.job.tasks[name];
-        if (task && !preparations.has(name)) preparations.set(name, await this.preparer.prepare(stepped.job, task));
-      }
     }
     return this.store.get(jobId);
+  }
+
+  private async prepareAll(job: LiveJob, names: readonly string[], preparations: Map<string, Preparation>): Promise<void> {
+    for (const name of names) {
+      const task = job.tasks[name];
+      if (task && !preparations.has(name)) preparations.set(name, await this.preparer.prepare(job, task));
+    }
   }
 
   private readonly exportLinks: WalkSettings['exportLinks'] = (task, files, accountId, now) =>

@@ -11,7 +11,7 @@ import {
   type NestInterceptor,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { ClientProxyFactory, type ClientProxy, MessagePattern, type MicroserviceOptions, type NatsContext, NatsRecordBuilder, Transport } from '@nestjs/microservices';
+import { type ClientProxy, MessagePattern, type MicroserviceOptions, type NatsContext, NatsRecordBuilder, Transport } from '@nestjs/microservices';
 import { type DescMessage, type MessageShape, fromJson, toJson, type JsonValue } from '@bufbuild/protobuf';
 import type { MsgHdrs } from 'nats';
 import { type Observable, firstValueFrom, timeout } from 'rxjs';
@@ -20,9 +20,11 @@ import { runWithRequestId } from '@transmute/service-kit';
 import { requestIdFrom, requestIdHeaders } from './request-id-headers';
 import { type ReplyValue, failureReply, replyValue, successReply, valueCaseOf } from './rpc-outcome';
 import { SERVICE_CONNECTION_OPTIONS } from './connection-options';
+import { SharedInboxClientNats } from './shared-inbox-client';
 
 /*
- * Request/reply goes through NestJS's NATS transport. Its packets are JSON, so
+ * Request/reply goes through NestJS's NATS transport (its client sending
+ * through nats.js's shared inbox, shared-inbox-client.ts). Its packets are JSON, so
  * each message travels in its canonical proto3 JSON form and is parsed against
  * its schema on arrival: the proto file stays the contract on both ends. Every
  * reply is `oneof outcome { <value> = 1; ServiceError error = 2; }` (rpc-outcome.ts).
@@ -178,11 +180,7 @@ export class RpcClientModule {
       providers: [
         {
           provide: RPC_CLIENT,
-          useFactory: () =>
-            ClientProxyFactory.create({
-              transport: Transport.NATS,
-              options: { ...SERVICE_CONNECTION_OPTIONS, servers: [options.url], name: `${options.name}-rpc-client` },
-            }),
+          useFactory: () => new SharedInboxClientNats({ ...SERVICE_CONNECTION_OPTIONS, servers: [options.url], name: `${options.name}-rpc-client` }),
         },
         RpcClient,
       ],

@@ -150,6 +150,23 @@ describe('request id propagation over NATS', () => {
     const call = rpc.request('it.rid.nobody', SigningSecretRequestSchema, request, SigningSecretReplySchema, { timeoutMs: 500, unavailable: 'nobody is home' });
     await expect(call).rejects.toMatchObject({ name: 'ServiceFailure', message: 'nobody is home', retryable: true });
   });
+
+  it('fails a request nobody serves at once (no responders), not at the end of its timeout', async () => {
+    const request = create(SigningSecretRequestSchema, { accountId: 'acme' });
+    // Longer than the test's own limit: only the server's "no responders" can end this call in time.
+    const call = rpc.request('it.rid.nobody', SigningSecretRequestSchema, request, SigningSecretReplySchema, { timeoutMs: 60_000, unavailable: 'nobody is home' });
+    await expect(call).rejects.toMatchObject({ message: 'nobody is home', retryable: true, cause: expect.objectContaining({ code: '503' }) });
+  });
+
+  it('answers concurrent requests each with its own reply through the one shared inbox', async () => {
+    const ids = Array.from({ length: 50 }, (_, index) => `req-many-${index}`);
+    const seen = await Promise.all(
+      ids.map((id, index) =>
+        runWithRequestId(id, () => rpc.request(SUBJECT, SigningSecretRequestSchema, create(SigningSecretRequestSchema, { accountId: `many-${index}` }), SigningSecretReplySchema)),
+      ),
+    );
+    expect(seen).toEqual(ids);
+  });
 });
 
 describe('request id at the HTTP edge', () => {

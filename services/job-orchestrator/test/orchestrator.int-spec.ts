@@ -26,6 +26,7 @@ import { JobStore } from '../src/store/job-store';
 import type { LiveJob } from '../src/store/live-job';
 import { StoreCounters } from '../src/store/store-counters';
 import { createUploadedJob, waitFor } from './job-fixtures';
+import { job as liveJob, task as liveTask } from './live-job-builders';
 import { OrchestratorHarness } from './orchestrator-harness';
 
 const harness = new OrchestratorHarness();
@@ -110,6 +111,16 @@ describe('job orchestrator on real NATS and FerretDB', () => {
       status: 'finished',
       tasks: expect.arrayContaining([expect.objectContaining({ name: 'to-jpg', filename: 'photo.jpg', format: 'jpg' })]),
     });
+  });
+
+  it('records an ended job once: a second record of it changes nothing, and the record reads back typed', async () => {
+    const history = harness.app.get(JobHistory);
+    const ended = { ...liveJob('finished', [liveTask('in', 'import/upload', 'finished')]), endedAt: Date.now() };
+    await history.record(ended);
+    await history.record({ ...ended, status: 'failed' });
+    const found = await history.find(ended.id);
+    expect(found).toMatchObject({ _id: ended.id, status: 'finished', tasks: [expect.objectContaining({ name: 'in', status: 'finished' })] });
+    expect(found?.endedAt).toEqual(new Date(ended.endedAt));
   });
 
   it('starts a job it created without reading it again', async () => {

@@ -11,16 +11,17 @@ import {
   type NestInterceptor,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { type ClientProxy, MessagePattern, type MicroserviceOptions, type NatsContext, NatsRecordBuilder, Transport } from '@nestjs/microservices';
+import { MessagePattern, type MicroserviceOptions, type NatsContext, NatsRecordBuilder } from '@nestjs/microservices';
 import { type DescMessage, type MessageShape, fromJson, toJson, type JsonValue } from '@bufbuild/protobuf';
 import type { MsgHdrs } from 'nats';
-import { type Observable, firstValueFrom, timeout } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { ErrorCode, ServiceFailure, asServiceFailure } from '@transmute/contracts';
 import { runWithRequestId } from '@transmute/service-kit';
 import { requestIdFrom, requestIdHeaders } from './request-id-headers';
 import { type ReplyValue, failureReply, replyValue, successReply, valueCaseOf } from './rpc-outcome';
 import { SERVICE_CONNECTION_OPTIONS } from './connection-options';
 import { SharedInboxClientNats } from './shared-inbox-client';
+import { SubjectServerNats } from './subject-server-nats';
 
 /*
  * Request/reply goes through NestJS's NATS transport (its client sending
@@ -121,7 +122,7 @@ export interface RpcRequestOptions {
 
 @Injectable()
 export class RpcClient implements OnModuleDestroy {
-  constructor(@Inject(RPC_CLIENT) private readonly client: ClientProxy) {}
+  constructor(@Inject(RPC_CLIENT) private readonly client: SharedInboxClientNats) {}
 
   /**
    * The client half: sends a typed request and returns the reply's value, or
@@ -149,7 +150,7 @@ export class RpcClient implements OnModuleDestroy {
   ): Promise<MessageShape<Res>> {
     let reply: unknown;
     try {
-      reply = await firstValueFrom(this.client.send(subject, this.record(encodeRpc(requestSchema, request))).pipe(timeout(timeoutMs)));
+      reply = await this.client.request(subject, this.record(encodeRpc(requestSchema, request)), timeoutMs);
     } catch (error) {
       throw ServiceFailure.unavailable(unavailable, error);
     }
@@ -194,10 +195,7 @@ export async function connectRpcServer(app: INestApplication, options: { url: st
   // Before connecting: the hybrid server builds its handlers at once, from the app's (inherited) config.
   app.useGlobalInterceptors(new RpcRequestContextInterceptor());
   app.connectMicroservice<MicroserviceOptions>(
-    {
-      transport: Transport.NATS,
-      options: { ...SERVICE_CONNECTION_OPTIONS, servers: [options.url], queue: options.queue, name: `${options.queue}-rpc` },
-    },
+    { strategy: new SubjectServerNats({ ...SERVICE_CONNECTION_OPTIONS, servers: [options.url], queue: options.queue, name: `${options.queue}-rpc` }) },
     { inheritAppConfig: true },
   );
   await app.startAllMicroservices();

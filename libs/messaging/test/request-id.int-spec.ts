@@ -3,6 +3,7 @@ import { Controller, Get, type INestApplication, Logger, Module } from '@nestjs/
 import { NestFactory } from '@nestjs/core';
 import { create, fromBinary } from '@bufbuild/protobuf';
 import { Logger as PinoLogger } from 'nestjs-pino';
+import { connect } from 'nats';
 import { ServiceFailure, type SigningSecretRequest, SigningSecretReplySchema, SigningSecretRequestSchema, type WorkStreamDefinition } from '@transmute/contracts';
 import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
 import { ServiceKitModule, baseConfig, currentRequestId, loadConfig, runWithRequestId } from '@transmute/service-kit';
@@ -156,6 +157,19 @@ describe('request id propagation over NATS', () => {
     // Longer than the test's own limit: only the server's "no responders" can end this call in time.
     const call = rpc.request('it.rid.nobody', SigningSecretRequestSchema, request, SigningSecretReplySchema, { timeoutMs: 60_000, unavailable: 'nobody is home' });
     await expect(call).rejects.toMatchObject({ message: 'nobody is home', retryable: true, cause: expect.objectContaining({ code: '503' }) });
+  });
+
+  it('answers UNAVAILABLE when a replier takes longer than the timeout', async () => {
+    const listener = await connect({ servers: infra.natsUrl });
+    listener.subscribe('it.rid.silent');
+    await listener.flush();
+    try {
+      const request = create(SigningSecretRequestSchema, { accountId: 'acme' });
+      const call = rpc.request('it.rid.silent', SigningSecretRequestSchema, request, SigningSecretReplySchema, { timeoutMs: 300, unavailable: 'too slow' });
+      await expect(call).rejects.toMatchObject({ message: 'too slow', retryable: true, cause: expect.objectContaining({ code: 'TIMEOUT' }) });
+    } finally {
+      await listener.close();
+    }
   });
 
   it('answers concurrent requests each with its own reply through the one shared inbox', async () => {

@@ -64,7 +64,9 @@ describe('on this process', () => {
     }
     expect(after.cpuSeconds).toBeGreaterThan(before.cpuSeconds);
     expect(after.rssBytes).toBeGreaterThan(1024 * 1024);
-    expect(after.runQueueSeconds).toBeGreaterThanOrEqual(before.runQueueSeconds);
+    // Summed over live threads: one of jest's threads exiting between the readings lowers it, so only its range is fixed.
+    expect(Number.isFinite(after.runQueueSeconds)).toBe(true);
+    expect(after.runQueueSeconds).toBeGreaterThanOrEqual(0);
     expect(after.name).toMatch(/node|jest/);
   });
 

@@ -10,8 +10,10 @@ export interface ProcessUsage {
   /** VmRSS in bytes. */
   rssBytes: number;
   /**
-   * Seconds its threads spent runnable but waiting for a CPU (schedstat):
-   * what a process loses to others on a busy machine.
+   * Seconds its live threads spent runnable but waiting for a CPU
+   * (schedstat): what a process loses to others on a busy machine. A thread
+   * that exits takes its wait with it, so unlike cpuSeconds this sum may
+   * fall between two readings.
    */
   runQueueSeconds: number;
 }

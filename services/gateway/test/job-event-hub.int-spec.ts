@@ -57,8 +57,8 @@ async function waitFor(check: () => Promise<boolean> | boolean, what: string, ti
   }
 }
 
-async function isReady(): Promise<boolean> {
-  for (const [, check] of readiness.entries()) if (!(await check().catch(() => false))) return false;
+async function isReady(registry = readiness): Promise<boolean> {
+  for (const [, check] of registry.entries()) if (!(await check().catch(() => false))) return false;
   return true;
 }
 
@@ -145,4 +145,17 @@ test('progress rides on its own subject: followed live with its kind, counted in
     [progress, 'progress'],
     [last, 'status'],
   ]);
+});
+
+test('when its connection closes under it, the hub stops following rather than wait on its consumer forever', async () => {
+  const own = await connect({ servers: `127.0.0.1:${port}` });
+  const ownReadiness = new ReadinessRegistry();
+  const follower = new JobEventHub(own, new JetStreamSetup(own), ownReadiness);
+  follower.onApplicationBootstrap();
+  const following = () => isReady(ownReadiness);
+  await waitFor(following, 'the second hub to follow the log');
+
+  // Closed without the hub's shutdown hook, as when a service's NATS connection gives up.
+  await own.close();
+  await waitFor(async () => !(await following()), 'the hub to stop following', 10_000);
 });

@@ -68,6 +68,8 @@ export class JobEventHub implements OnApplicationBootstrap, OnApplicationShutdow
 
   onApplicationBootstrap(): void {
     this.readiness.register('job-event-log', async () => this.following);
+    // nats.js ends neither the iteration nor its consumer's timers when the connection closes under them.
+    void this.connection.closed().then(() => this.messages?.close().catch(() => undefined));
     void this.follow();
   }
 
@@ -166,12 +168,18 @@ export class JobEventHub implements OnApplicationBootstrap, OnApplicationShutdow
           deliver_policy: DeliverPolicy.StartSequence,
           opt_start_seq: this.nextSeq,
         });
-        this.messages = await consumer.consume();
+        const messages = await consumer.consume();
+        this.messages = messages;
         this.following = true;
         this.logger.log(`following the job event log from sequence ${this.nextSeq}`);
-        for await (const message of this.messages) {
-          this.nextSeq = message.seq + 1;
-          this.dispatch(message.subject, message);
+        try {
+          for await (const message of messages) {
+            this.nextSeq = message.seq + 1;
+            this.dispatch(message.subject, message);
+          }
+        } finally {
+          // An iteration that threw leaves nats.js's reset loop running (and the process alive) until closed.
+          await messages.close().catch(() => undefined);
         }
       } catch (error) {
         if (this.stopped) return;

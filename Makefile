@@ -45,11 +45,8 @@ up: build ## Run NATS, FerretDB and every service locally; prints the URL and a 
 # line; a failed one fails the run.
 TEST_CHECKS := --check 'lint=$(PNPM) lint' --check 'typecheck=$(PNPM) typecheck' --check 'readme-variables=node libs/devstack/dist/cli/check-env-docs.js'
 
-# --forceExit: nats.js 2.29.3's consumers can keep a retry timer after their
-# connection closed (docs/decisions.md, "A test run that did not end"), and
-# jest would then wait for ever after writing its results.
 test: build test-tools ## Lint (ESLint, Prettier), type-check the tests too, then the unit, integration and e2e tests (jest); ends with "N passed, N failed"
-	node libs/devstack/dist/cli/run-tests.js $(TEST_CHECKS) -- --selectProjects unit integration e2e --forceExit
+	node libs/devstack/dist/cli/run-tests.js $(TEST_CHECKS) -- --selectProjects unit integration e2e
 
 test-cluster: build test-tools cluster-load ## Load the images of `make images` into the cluster of `make cluster`, install the chart and run the flows, faults and scaling on it; ends with "N passed, N failed"
 	node libs/devstack/dist/cli/run-tests.js -- --selectProjects cluster --runInBand

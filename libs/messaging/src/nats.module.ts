@@ -5,7 +5,7 @@ import { JetStreamSetup } from './jetstream-setup';
 import { TaskWorkers } from './task-workers';
 import { WorkPublisher } from './work-publisher';
 import { DeadLetterPublisher } from './dead-letters';
-import { RpcClientModule } from './rpc';
+import { RpcClient } from './rpc';
 import { ConsumerRunners } from './consumer/consumer-runners';
 import { setStreamReplicas } from './stream-replicas';
 import { NATS_CONNECTION } from './tokens';
@@ -58,14 +58,9 @@ class NatsLifecycle implements OnModuleInit, OnApplicationShutdown {
 @Global()
 @Module({})
 export class NatsModule {
-  /**
-   * A service's NATS from its config (TRANSMUTE_NATS_URL, TRANSMUTE_NATS_REPLICAS),
-   * named after the service; with `rpcClient`, also the request/reply client
-   * (`RpcClient`) on the same server.
-   */
-  static forService(name: string, config: NatsServiceConfig, options: { rpcClient?: boolean } = {}): DynamicModule {
-    const nats = NatsModule.forRoot({ url: config.natsUrl, name, replicas: config.natsReplicas });
-    return options.rpcClient ? { ...nats, imports: [RpcClientModule.forRoot({ url: config.natsUrl, name })] } : nats;
+  /** A service's NATS from its config (TRANSMUTE_NATS_URL, TRANSMUTE_NATS_REPLICAS), named after the service. */
+  static forService(name: string, config: NatsServiceConfig): DynamicModule {
+    return NatsModule.forRoot({ url: config.natsUrl, name, replicas: config.natsReplicas });
   }
 
   static forRoot(options: NatsModuleOptions): DynamicModule {
@@ -87,8 +82,9 @@ export class NatsModule {
         TaskWorkers,
         DeadLetterPublisher,
         ConsumerRunners,
+        RpcClient,
       ],
-      exports: [NATS_CONNECTION, JetStreamSetup, WorkPublisher, TaskWorkers, DeadLetterPublisher, ConsumerRunners],
+      exports: [NATS_CONNECTION, JetStreamSetup, WorkPublisher, TaskWorkers, DeadLetterPublisher, ConsumerRunners, RpcClient],
     };
   }
 }

@@ -1,31 +1,23 @@
-import {
-  type CallHandler,
-  type DynamicModule,
-  type ExecutionContext,
-  Global,
-  type INestApplication,
-  Inject,
-  Injectable,
-  Logger,
-  Module,
-  type NestInterceptor,
-  type OnModuleDestroy,
-} from '@nestjs/common';
-import { MessagePattern, type MicroserviceOptions, type NatsContext, NatsRecordBuilder } from '@nestjs/microservices';
+import { randomUUID } from 'node:crypto';
+import { type CallHandler, type ExecutionContext, type INestApplication, Inject, Injectable, Logger, type NestInterceptor } from '@nestjs/common';
+import { MessagePattern, type MicroserviceOptions, type NatsContext, NatsRecordBuilder, type WritePacket } from '@nestjs/microservices';
+import { NatsResponseJSONDeserializer } from '@nestjs/microservices/deserializers';
+import { NatsRecordSerializer } from '@nestjs/microservices/serializers';
 import { type DescMessage, type MessageShape, fromJson, toJson, type JsonValue } from '@bufbuild/protobuf';
-import type { MsgHdrs } from 'nats';
+import type { MsgHdrs, NatsConnection } from 'nats';
 import type { Observable } from 'rxjs';
 import { ErrorCode, ServiceFailure, asServiceFailure } from '@transmute/contracts';
 import { runWithRequestId } from '@transmute/service-kit';
 import { requestIdFrom, requestIdHeaders } from './request-id-headers';
 import { type ReplyValue, failureReply, replyValue, successReply, valueCaseOf } from './rpc-outcome';
 import { SERVICE_CONNECTION_OPTIONS } from './connection-options';
-import { SharedInboxClientNats } from './shared-inbox-client';
 import { SubjectServerNats } from './subject-server-nats';
+import { NATS_CONNECTION } from './tokens';
 
 /*
- * Request/reply goes through NestJS's NATS transport (its client sending
- * through nats.js's shared inbox, shared-inbox-client.ts). Its packets are JSON, so
+ * Request/reply speaks NestJS's NATS transport: Nest serves it
+ * (SubjectServerNats), and RpcClient sends Nest's packets through nats.js's
+ * own request/reply on the service's one connection. Its packets are JSON, so
  * each message travels in its canonical proto3 JSON form and is parsed against
  * its schema on arrival: the proto file stays the contract on both ends. Every
  * reply is `oneof outcome { <value> = 1; ServiceError error = 2; }` (rpc-outcome.ts).
@@ -112,17 +104,26 @@ export class RpcRequestContextInterceptor implements NestInterceptor {
   }
 }
 
-const RPC_CLIENT = Symbol('RPC_CLIENT');
-
 export interface RpcRequestOptions {
   timeoutMs?: number;
   /** The client-facing message when nobody answers, e.g. "the catalogue is unavailable; try again shortly". */
   unavailable?: string;
 }
 
+/**
+ * Sends Nest's request packets through nats.js's `request()`, which answers
+ * every request of a connection through one wildcard inbox, times each out
+ * itself, and fails a request nobody serves at once (no responders). Nest's
+ * own client would open a second connection and subscribe a fresh inbox per
+ * request: two more protocol operations per call, each a change to the
+ * server's interest graph.
+ */
 @Injectable()
-export class RpcClient implements OnModuleDestroy {
-  constructor(@Inject(RPC_CLIENT) private readonly client: SharedInboxClientNats) {}
+export class RpcClient {
+  private readonly serializer = new NatsRecordSerializer();
+  private readonly deserializer = new NatsResponseJSONDeserializer();
+
+  constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection) {}
 
   /**
    * The client half: sends a typed request and returns the reply's value, or
@@ -150,7 +151,7 @@ export class RpcClient implements OnModuleDestroy {
   ): Promise<MessageShape<Res>> {
     let reply: unknown;
     try {
-      reply = await this.client.request(subject, this.record(encodeRpc(requestSchema, request)), timeoutMs);
+      reply = await this.send(subject, this.record(encodeRpc(requestSchema, request)), timeoutMs);
     } catch (error) {
       throw ServiceFailure.unavailable(unavailable, error);
     }
@@ -167,26 +168,14 @@ export class RpcClient implements OnModuleDestroy {
     return headers ? new NatsRecordBuilder(payload).setHeaders(headers).build() : payload;
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.client.close();
-  }
-}
-
-@Global()
-@Module({})
-export class RpcClientModule {
-  static forRoot(options: { url: string; name: string }): DynamicModule {
-    return {
-      module: RpcClientModule,
-      providers: [
-        {
-          provide: RPC_CLIENT,
-          useFactory: () => new SharedInboxClientNats({ ...SERVICE_CONNECTION_OPTIONS, servers: [options.url], name: `${options.name}-rpc-client` }),
-        },
-        RpcClient,
-      ],
-      exports: [RpcClient],
-    };
+  /** The replier's response; rejects with nats.js's error (timeout, no responders) or the transport's own `err`. */
+  private async send(subject: string, data: unknown, timeoutMs: number): Promise<unknown> {
+    // The id is what makes Nest's server answer (a packet without one is an event).
+    const packet = this.serializer.serialize({ pattern: subject, data, id: randomUUID() }) as { data: Uint8Array; headers?: MsgHdrs };
+    const reply = await this.connection.request(subject, packet.data, { headers: packet.headers, timeout: timeoutMs });
+    const message = this.deserializer.deserialize(reply.data) as WritePacket;
+    if (message.err !== undefined && message.err !== null) throw message.err instanceof Error ? message.err : new Error(String(message.err));
+    return message.response;
   }
 }
 

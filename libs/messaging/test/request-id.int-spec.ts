@@ -11,7 +11,7 @@ import { type ConsumerRunner } from '../src/consumer/consumer-runner';
 import { ConsumerRunners } from '../src/consumer/consumer-runners';
 import { Settle } from '../src/consumer/settlement';
 import { NatsModule } from '../src/nats.module';
-import { RpcClient, RpcClientModule, RpcHandler, connectRpcServer } from '../src/rpc';
+import { RpcClient, RpcHandler, connectRpcServer } from '../src/rpc';
 import { WorkPublisher } from '../src/work-publisher';
 
 /*
@@ -74,11 +74,7 @@ beforeAll(async () => {
     TRANSMUTE_SHUTDOWN_GRACE_MS: '1000',
   });
   @Module({
-    imports: [
-      ServiceKitModule.forRoot({ serviceName: 'it-rid', config, logDestination: sink }),
-      NatsModule.forRoot({ url: infra.natsUrl, name: 'it-rid' }),
-      RpcClientModule.forRoot({ url: infra.natsUrl, name: 'it-rid' }),
-    ],
+    imports: [ServiceKitModule.forRoot({ serviceName: 'it-rid', config, logDestination: sink }), NatsModule.forRoot({ url: infra.natsUrl, name: 'it-rid' })],
     controllers: [ProbeController],
   })
   class ProbeModule {}

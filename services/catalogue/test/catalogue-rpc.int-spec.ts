@@ -12,7 +12,8 @@ import {
   Subjects,
 } from '@transmute/contracts';
 import { createInfraProvider, type RunningInfra } from '@transmute/devstack';
-import { RpcClient, RpcClientModule, connectRpcServer } from '@transmute/messaging';
+import { NATS_CONNECTION, RpcClient, connectRpcServer } from '@transmute/messaging';
+import { type NatsConnection, connect } from 'nats';
 import { CatalogueIndex } from '../src/catalogue-index';
 import { CatalogueRpcController } from '../src/catalogue.rpc.controller';
 import { ManifestStore } from '../src/manifest-store';
@@ -37,13 +38,14 @@ const index = new CatalogueIndex([
 let infra: RunningInfra;
 let app: INestApplication;
 let rpc: RpcClient;
+let connection: NatsConnection;
 
 beforeAll(async () => {
   infra = await createInfraProvider().start();
+  connection = await connect({ servers: infra.natsUrl, name: 'it-catalogue-client' });
   @Module({
-    imports: [RpcClientModule.forRoot({ url: infra.natsUrl, name: 'it-catalogue' })],
     controllers: [CatalogueRpcController],
-    providers: [{ provide: ManifestStore, useValue: { index } }],
+    providers: [{ provide: ManifestStore, useValue: { index } }, { provide: NATS_CONNECTION, useValue: connection }, RpcClient],
   })
   class CatalogueRpcModule {}
   app = await NestFactory.create(CatalogueRpcModule, { logger: false });
@@ -54,6 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
+  await connection?.close();
   await infra?.stop();
 });
 

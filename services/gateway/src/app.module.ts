@@ -49,7 +49,7 @@ export class AppModule {
       imports: [
         ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }),
         // Registers NATS with /readyz; requests themselves go through the RPC client.
-        NatsModule.forService(SERVICE_NAME, config, { rpcClient: true }),
+        NatsModule.forService(SERVICE_NAME, config),
         StorageModule.forRoot(config),
         ErrorsModule,
         // The identity rooms, each owning its data; arrows only run down this list (see docs/decisions.md).

@@ -12,7 +12,7 @@ export class AppModule {
   static forRoot(config: McpConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }), NatsModule.forService(SERVICE_NAME, config, { rpcClient: true })],
+      imports: [ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }), NatsModule.forService(SERVICE_NAME, config)],
       providers: [PlatformClient, McpEndpoint],
     };
   }

@@ -22,7 +22,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ServiceKitModule.forRoot({ serviceName: SERVICE_NAME, config }),
-        NatsModule.forService(SERVICE_NAME, config, { rpcClient: true }),
+        NatsModule.forService(SERVICE_NAME, config),
         PersistenceModule.forRoot(config.mongoUri),
         MongooseModule.forFeature([{ name: DeliveryDocument.name, schema: DeliverySchema }]),
       ],

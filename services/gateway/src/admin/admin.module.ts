@@ -31,7 +31,7 @@ export class AdminModule {
       module: AdminModule,
       imports: [
         AdminKitModule.forRoot(config),
-        NatsModule.forService(NAME, config, { rpcClient: true }),
+        NatsModule.forService(NAME, config),
         PersistenceModule.forRoot(config.mongoUri),
         LimitsModule,
         AccountsModule.forAdmin(),

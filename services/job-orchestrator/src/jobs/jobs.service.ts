@@ -99,7 +99,7 @@ export class JobsService {
   private async ownedJob(jobId: string, accountId: string): Promise<LiveJob> {
     const job = await this.store.get(jobId);
     // Another account's job is as absent as a job that never was, and so is one past the retention period.
-    if (!job || (accountId && job.accountId !== accountId)) throw ServiceFailure.notFound(`no job ${jobId}`);
+    if (!job || !isOwnedBy(job, accountId)) throw ServiceFailure.notFound(`no job ${jobId}`);
     return job;
   }
 
@@ -142,7 +142,7 @@ export class JobsService {
    */
   private async startableJob(jobId: string, accountId: string): Promise<LiveJob> {
     const kept = this.store.kept(jobId);
-    if (kept?.status === 'waiting_upload' && (!accountId || kept.accountId === accountId)) return kept;
+    if (kept?.status === 'waiting_upload' && isOwnedBy(kept, accountId)) return kept;
     const job = await this.ownedJob(jobId, accountId);
     if (job.status !== 'waiting_upload') throw alreadyStarted(job);
     return job;
@@ -243,4 +243,9 @@ function validatedJob(plan: JobPlan): Job {
 
 function alreadyStarted(job: LiveJob): ServiceFailure {
   return new ServiceFailure(ErrorCode.CONFLICT, `job ${job.id} has already been started (status ${job.status}); complete-upload is called once`);
+}
+
+/** An empty account id is an internal caller (JobRef), to whom every job belongs. */
+function isOwnedBy(job: LiveJob, accountId: string): boolean {
+  return !accountId || job.accountId === accountId;
 }

@@ -26,12 +26,26 @@ function storeHolding(initial: LiveJob): JobStore {
   return store as unknown as JobStore;
 }
 
-/** `eventMs`: how long the event log takes to confirm an append (recorded when it does). */
-function driverFor(initial: LiveJob, seen: string[], { eventMs = 0 } = {}): JobDriver {
-  const preparer = { prepare: (_job: LiveJob, { name }: LiveTask) => Promise.resolve(void seen.push(`prepare ${name}`)).then(() => ({ family: 'image', inputFormat: 'png' })) };
+/**
+ * `eventAwaitsPrepare`: the event log confirms an append only once a prepare
+ * has started, so a driver that prepared only after the append's ack would
+ * never finish its step.
+ */
+function driverFor(initial: LiveJob, seen: string[], { eventAwaitsPrepare = false } = {}): JobDriver {
+  let prepareStarted!: () => void;
+  const prepareHasStarted = new Promise<void>((resolve) => (prepareStarted = resolve));
+  const preparer = {
+    prepare: (_job: LiveJob, { name }: LiveTask) => {
+      prepareStarted();
+      return Promise.resolve(void seen.push(`prepare ${name}`)).then(() => ({ family: 'image', inputFormat: 'png' }));
+    },
+  };
   const sender = { send: (_job: LiveJob, name: string) => Promise.resolve(void seen.push(`work ${name}`)) };
   const events = {
-    append: (job: Job) => new Promise<void>((resolve) => setTimeout(() => resolve(void seen.push(`event ${job.status}`)), eventMs)),
+    append: async (job: Job) => {
+      if (eventAwaitsPrepare) await prepareHasStarted;
+      seen.push(`event ${job.status}`);
+    },
     appendProgress: (job: Job) => Promise.resolve(void seen.push(`progress ${job.status}`)),
   };
   const finalizer = { finalize: (job: LiveJob) => Promise.resolve(void seen.push(`end ${job.status}`)) };
@@ -63,11 +77,11 @@ describe('JobDriver', () => {
     const seen: string[] = [];
     const waiting = job('waiting_upload', [task('in', 'import/upload', 'finished'), task('c', 'convert', 'waiting_input', ['in'], '')]);
 
-    const stepped = await driverFor(waiting, seen, { eventMs: 20 }).step(waiting.id, (current, now) => moveJob(current, 'start', { now }));
+    const stepped = await driverFor(waiting, seen, { eventAwaitsPrepare: true }).step(waiting.id, (current, now) => moveJob(current, 'start', { now }));
 
     expect(stepped?.tasks['c']).toMatchObject({ status: 'queued', attempt: 1 });
     expect(seen).toEqual(['prepare c', 'event processing', 'event queued', 'work c']);
-  });
+  }, 5_000); // a driver that prepared only after the ack would wait for ever
 
   it('sends nothing for a step that ends the job, and records the end', async () => {
     const seen: string[] = [];

@@ -1,4 +1,5 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { ServiceFailure } from '@transmute/contracts';
@@ -14,6 +15,8 @@ export interface JsonLinesProcessSettings {
   env: NodeJS.ProcessEnv;
   /** Runs before each start (find the program, make its directories); a throw is a failed start. */
   prepare?: () => Promise<void>;
+  /** Files this start's process may leave behind when killed (its sockets), asked after `args` and removed once it exits. */
+  leftovers?: () => readonly string[];
   /** How long the process has to print `{"ready": true}`. */
   startTimeoutMs: number;
   /** The message of a job the engine refused (`{"ok": false, "error"}`); a validation failure. */
@@ -66,7 +69,9 @@ export class JsonLinesProcess<Job extends object> implements EngineProcess<Job> 
       throw ServiceFailure.unavailable(`${this.settings.label} could not start: ${(error as Error).message}`, error);
     }
     const { command } = this.settings;
-    const child = spawn(typeof command === 'string' ? command : command(), [...this.settings.args()], {
+    const args = [...this.settings.args()];
+    const leftovers = this.settings.leftovers?.() ?? [];
+    const child = spawn(typeof command === 'string' ? command : command(), args, {
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,
@@ -101,6 +106,8 @@ export class JsonLinesProcess<Job extends object> implements EngineProcess<Job> 
       });
       child.on('exit', (code, signal) => {
         clearTimeout(timer);
+        // Before a restart can bind the same names.
+        for (const path of leftovers) rmSync(path, { force: true });
         const current = this.child === child;
         const unexpected = current && this.alive;
         if (current) this.alive = false;

@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import type { EngineProcess, EngineProcessEvents } from '../../../engine/supervisor/engine-process';
 import { JsonLinesProcess } from '../../../engine/supervisor/json-lines-process';
 import { OFFICE_BRIDGE_SOURCE } from './office-bridge-source';
+import { officeSocketPaths } from './office-sockets';
 
 /** What the document family asks one warm LibreOffice to do. */
 export interface OfficeJob {
@@ -34,6 +35,7 @@ export function officeProcess(
   },
   events: EngineProcessEvents,
 ): EngineProcess<OfficeJob> {
+  let started = { profileUrl: '', pipeName: '' };
   return new JsonLinesProcess<OfficeJob>(
     {
       label: 'LibreOffice',
@@ -42,8 +44,10 @@ export function officeProcess(
       args: () => {
         const { soffice, profileDir } = settings.programs();
         // A fresh UNO pipe name per start: a restarted soffice never meets its killed predecessor's socket.
-        return ['-c', OFFICE_BRIDGE_SOURCE, soffice, pathToFileURL(profileDir).href, `transmute-office-${process.pid}-${slot}-${Date.now()}`];
+        started = { profileUrl: pathToFileURL(profileDir).href, pipeName: `transmute-office-${process.pid}-${slot}-${Date.now()}` };
+        return ['-c', OFFICE_BRIDGE_SOURCE, soffice, started.profileUrl, started.pipeName];
       },
+      leftovers: () => officeSocketPaths(started.profileUrl, started.pipeName),
       env: settings.env,
       startTimeoutMs: START_TIMEOUT_MS,
       refusal: (error) => `LibreOffice could not convert the file: ${error}`,

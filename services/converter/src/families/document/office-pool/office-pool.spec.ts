@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Logger } from '@nestjs/common';
 import { OfficePool } from './office-pool';
+import { officeSocketPaths } from './office-sockets';
 import type { OfficePoolSettings } from './office-pool.config';
 
 /** The warm LibreOffice pool against real LibreOffice processes. */
@@ -53,8 +55,9 @@ describe('OfficePool', () => {
     expect(pool.isReady).toBe(false);
   });
 
-  it('restarts a process after it has served maxConversions', async () => {
-    const pool = new OfficePool(config({ size: 1, maxConversions: 2 }));
+  it('restarts a process after it has served maxConversions, and no killed LibreOffice leaves its sockets behind', async () => {
+    const profiles = join(dir, 'worn-profiles');
+    const pool = new OfficePool(config({ size: 1, maxConversions: 2, profileRoot: profiles }));
     try {
       const { body: _a, ...first } = textJob('worn-1', 'one');
       const { body: _b, ...third } = textJob('worn-3', 'three');
@@ -72,6 +75,10 @@ describe('OfficePool', () => {
     } finally {
       await pool.stop();
     }
+    // Both processes were killed (the worn one, then the last at stop): neither left its UNO pipe or single-instance pipe.
+    const [unoPipe, singleInstance] = officeSocketPaths(pathToFileURL(join(profiles, 'profile-0')).href, `transmute-office-${process.pid}-`);
+    expect((await readdir('/tmp')).filter((name) => join('/tmp', name).startsWith(unoPipe!))).toEqual([]);
+    await expect(stat(singleInstance!)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('kills a conversion that outlives the timeout; the next one runs on a fresh process, and readiness stays up', async () => {

@@ -21,14 +21,15 @@ export function describeFamilyMatrix(name: string, options: { timeoutMs?: number
         const createProof = PROOFS[name];
         if (!createFamily) throw new Error(`family ${name} is not in src/families/registry.ts`);
         if (!createProof) throw new Error(`family ${name} has no proof in src/matrix/proofs.ts`);
+        const proof = createProof();
         const report = await runFamilyMatrix({
           family: createFamily(),
-          proof: createProof(),
+          proof,
           subset: true,
           fidelity: true,
           concurrency: options.concurrency ?? 2,
           workDir: join(tmpdir(), 'transmute-matrix-test'),
-        });
+        }).finally(() => proof.dispose?.());
         const failures = report.failures.map((failure) => `${failure.inputFormat} -> ${failure.outputFormat} [${failure.stage}]: ${failure.error}`);
         expect(failures).toEqual([]);
         expect(report.run).toBeGreaterThan(0);
@@ -42,7 +43,10 @@ export function describeFamilyMatrix(name: string, options: { timeoutMs?: number
     it(
       'keeps the promise of every option it lists (each option check once)',
       async () => {
-        const results = await runOptionChecks({ family: FAMILIES[name]!(), proof: PROOFS[name]!(), subset: true, workDir: join(tmpdir(), 'transmute-matrix-test') });
+        const proof = PROOFS[name]!();
+        const results = await runOptionChecks({ family: FAMILIES[name]!(), proof, subset: true, workDir: join(tmpdir(), 'transmute-matrix-test') }).finally(() =>
+          proof.dispose?.(),
+        );
         expect(results.filter((result) => !result.passed).map((result) => `${result.option} ${result.inputFormat} -> ${result.outputFormat}: ${result.error}`)).toEqual([]);
         const listed = new Set(
           FAMILIES[name]!()

@@ -84,6 +84,7 @@ async function main(): Promise<number> {
     }
     report.withdrawn = familyProof.withdrawn ?? [];
     report.narrowed = familyProof.narrowed ?? [];
+    await familyProof.dispose?.();
     process.stdout.write(
       `${name}: ${report.passed}/${report.run} passed (${report.listed} listed, ${report.inputFormats} inputs, ${report.outputFormats} outputs) in ${(report.durationMs / 1000).toFixed(1)} s\n`,
     );

@@ -35,4 +35,6 @@ export interface FamilyProof {
   withdrawn?: WithdrawnPair[];
   /** Options narrowed because they had no effect on some pairs, for the report. */
   narrowed?: NarrowedOption[];
+  /** Removes the scratch files its samples were made from; called once its runner is done with it. */
+  dispose?: () => Promise<void>;
 }

@@ -1,5 +1,4 @@
 import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -10,6 +9,7 @@ import { type SampleMaker, cachedSampleMaker, copiedSampleProof } from '../../ma
 import { CREOLE, CSV, MARKDOWN, PAGED_HTML, PAGES, T2T, TEXT, TSV, pageHeading, pageSentence } from './document-sample-content';
 import { DOCUMENT_OPTION_CHECKS, documentContentCheck } from './document.fidelity';
 import { MARKUP_NARROWED } from './markup-formats';
+import { proofScratch } from '../../matrix/proof-scratch';
 
 /** A word every sample carries, so text outputs can be checked for content, not only shape. */
 export const SAMPLE_WORD = 'Transmute';
@@ -137,11 +137,11 @@ with zipfile.ZipFile(sys.argv[1]) as xps, zipfile.ZipFile(sys.argv[2], 'w', zipf
 
 /** Samples of each format, made once per proof and copied into the directory the runner asks for. */
 export function documentProof(): FamilyProof {
-  let scratch: Promise<string> | undefined;
+  const scratch = proofScratch('transmute-document-samples-');
   // One cold LibreOffice at a time on one profile: sample making is not the product path.
   let officeQueue: Promise<unknown> = Promise.resolve();
 
-  const scratchDir = () => (scratch ??= mkdtemp(join(tmpdir(), 'transmute-document-samples-')));
+  const scratchDir = scratch.dir;
 
   const office = (input: string, output: string, filter: string, signal: AbortSignal, importFilter?: string) => {
     const run = officeQueue.then(async () => {
@@ -235,6 +235,7 @@ export function documentProof(): FamilyProof {
     checkContent: documentContentCheck(),
     optionChecks: DOCUMENT_OPTION_CHECKS,
     narrowed: [...MARKUP_NARROWED],
+    dispose: scratch.dispose,
   };
 }
 

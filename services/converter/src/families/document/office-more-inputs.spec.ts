@@ -47,7 +47,7 @@ describe('document family: more LibreOffice inputs', () => {
   });
   afterAll(async () => {
     await family.stop();
-    await rm(dir, { recursive: true, force: true });
+    await Promise.all([rm(dir, { recursive: true, force: true }), proof.dispose?.()]);
   });
 
   it('lists each input towards the outputs of its kind, less what LibreOffice cannot write', () => {

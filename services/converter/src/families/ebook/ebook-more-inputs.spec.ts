@@ -29,7 +29,7 @@ describe('ebook family: cb7, cbc, fbz and pml', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ebook-more-'));
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  afterAll(() => Promise.all([rm(dir, { recursive: true, force: true }), proof.dispose?.()]));
 
   it('offers comics no text-only output', () => {
     const outputs = family

@@ -1,5 +1,4 @@
 import { copyFile, mkdtemp, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
@@ -7,6 +6,7 @@ import { ZIP, expectBytes, expectText, head } from '../../matrix/output-checks';
 import { type SampleMaker, cachedSampleMaker, copiedSampleProof } from '../../matrix/sample-cache';
 import { SAMPLE_WORD, verifyDocumentOutput } from '../document/document.proof';
 import { EBOOK_NARROWED, EBOOK_OPTION_CHECKS, EBOOK_WITHDRAWN, ebookContentCheck } from './ebook.fidelity';
+import { proofScratch } from '../../matrix/proof-scratch';
 
 /** The sample book: a title and two chapters of distinctive words (ebook.fidelity.ts looks for them). */
 export const BOOK_TITLE = `${SAMPLE_WORD} sample book`;
@@ -36,8 +36,8 @@ const CALIBRE_SAMPLES = new Set(['mobi', 'azw3', 'fb2', 'lit', 'lrf', 'pdb', 'pm
 const MOBI_ALIASES = new Set(['azw', 'prc']);
 
 export function ebookProof(): FamilyProof {
-  let scratch: Promise<string> | undefined;
-  const scratchDir = () => (scratch ??= mkdtemp(join(tmpdir(), 'transmute-ebook-samples-')));
+  const scratch = proofScratch('transmute-ebook-samples-');
+  const scratchDir = scratch.dir;
 
   const make: SampleMaker = cachedSampleMaker(async (format, signal) => {
     const dir = await scratchDir();
@@ -78,6 +78,7 @@ export function ebookProof(): FamilyProof {
     optionChecks: EBOOK_OPTION_CHECKS,
     withdrawn: EBOOK_WITHDRAWN,
     narrowed: EBOOK_NARROWED,
+    dispose: scratch.dispose,
   };
 }
 

@@ -33,7 +33,7 @@ describe('font family: bitmap fonts, collections and EOT', () => {
     reader = join(dir, 'read-glyphs.py');
     await writeFile(reader, READ_GLYPHS);
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  afterAll(() => Promise.all([rm(dir, { recursive: true, force: true }), proof.dispose?.()]));
 
   const readGlyphs = async (path: string): Promise<Glyphs> => {
     const { stdout } = await runEngine({ command: '/usr/bin/python3', args: [reader, path], timeoutMs: 60_000, signal: signal() });

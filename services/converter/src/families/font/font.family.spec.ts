@@ -20,7 +20,7 @@ describe('FontFamily', () => {
     dir = await mkdtemp(join(tmpdir(), 'font-family-'));
     await family.start();
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  afterAll(() => Promise.all([rm(dir, { recursive: true, force: true }), proof.dispose?.()]));
 
   it('round-trips TrueType through WOFF2 with the reference encoder, keeping the font', async () => {
     const ttf = await proof.generateSample('ttf', join(dir, 'sample'), signal());

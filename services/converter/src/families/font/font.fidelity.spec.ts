@@ -9,11 +9,12 @@ import { fontProof } from './font.proof';
 describe('font content check', () => {
   let dir: string;
   const check = fontContentCheck();
+  const proof = fontProof();
   const signal = () => AbortSignal.timeout(120_000);
   const failed = (findings: { check: string; passed: boolean }[]) => findings.filter((finding) => !finding.passed).map((finding) => finding.check);
   /** The sample font through a FontForge script, written as `format`. */
   const damaged = async (name: string, script: string) => {
-    const sfd = await fontProof().generateSample('sfd', join(dir, `${name}-sample`), signal());
+    const sfd = await proof.generateSample('sfd', join(dir, `${name}-sample`), signal());
     const path = join(dir, name);
     await runEngine({ command: 'fontforge', args: ['-quiet', '-lang=ff', '-c', `Open($1); ${script}Generate($2)`, sfd, path], timeoutMs: 120_000, signal: signal() });
     return path;
@@ -22,7 +23,7 @@ describe('font content check', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'font-fidelity-'));
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  afterAll(() => Promise.all([rm(dir, { recursive: true, force: true }), proof.dispose?.()]));
 
   it('passes the sample written as TrueType and as Type 1', async () => {
     for (const format of ['ttf', 'pfb']) expect(failed(await check({ inputFormat: 'sfd', outputFormat: format }, '', await damaged(`good.${format}`, ''), signal()))).toEqual([]);
@@ -42,7 +43,7 @@ describe('font content check', () => {
     const bitmapPair = { inputFormat: 'otb', outputFormat: 'bdf' };
     /** The BDF sample, and a copy whose text `edit` changed. */
     const bdfSample = async (name: string, edit: (bdf: string) => string) => {
-      const source = await fontProof().generateSample('bdf', join(dir, `${name}-sample`), signal());
+      const source = await proof.generateSample('bdf', join(dir, `${name}-sample`), signal());
       const path = join(dir, `${name}.bdf`);
       await writeFile(path, edit(await readFile(source, 'latin1')), 'latin1');
       return { source, path };

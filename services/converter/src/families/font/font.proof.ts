@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runEngine } from '../../engine/run-engine';
 import type { FamilyProof } from '../../matrix/family-proof';
@@ -7,6 +6,7 @@ import { expectBytes, expectText, head } from '../../matrix/output-checks';
 import { type SampleMaker, cachedSampleMaker, copiedSampleProof } from '../../matrix/sample-cache';
 import { packedSample } from './font-samples';
 import { fontContentCheck } from './font.fidelity';
+import { proofScratch } from '../../matrix/proof-scratch';
 
 export const SAMPLE_FONT_NAME = 'TransmuteSample';
 const GLYPH_RIGHT_BASE = 320;
@@ -49,10 +49,11 @@ font.save(sys.argv[1])
 
 export function fontProof(): FamilyProof {
   let base: Promise<string> | undefined;
+  const scratch = proofScratch('transmute-font-samples-');
 
   const baseFont = (signal: AbortSignal) =>
     (base ??= (async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'transmute-font-samples-'));
+      const dir = await scratch.dir();
       const script = join(dir, 'make-font.py');
       await writeFile(script, MAKE_FONT);
       const path = join(dir, 'sample.sfd');
@@ -70,7 +71,7 @@ export function fontProof(): FamilyProof {
     return path;
   });
 
-  return { ...copiedSampleProof('font', make, verifyFontOutput), checkContent: fontContentCheck(), optionChecks: [] };
+  return { ...copiedSampleProof('font', make, verifyFontOutput), checkContent: fontContentCheck(), optionChecks: [], dispose: scratch.dispose };
 }
 
 /** Magic bytes of the format, then FontForge must open it and find the sample's name. */

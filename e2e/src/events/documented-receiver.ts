@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,8 +23,14 @@ export function loadDocumentedReceiver(): DocumentedReceiver {
   const page = readFileSync(join(repoRoot(), 'docs', 'webhooks.md'), 'utf8');
   const match = /```js receiver\n([\s\S]*?)```/.exec(page);
   if (!match?.[1]) throw new Error('docs/webhooks.md has no ```js receiver block');
-  const file = join(mkdtempSync(join(tmpdir(), 'transmute-receiver-')), 'receiver.cjs');
+  const dir = mkdtempSync(join(tmpdir(), 'transmute-receiver-'));
+  const file = join(dir, 'receiver.cjs');
   writeFileSync(file, match[1]);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(file) as DocumentedReceiver;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require(file) as DocumentedReceiver;
+  } finally {
+    // Loaded once required: the file is not needed afterwards.
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

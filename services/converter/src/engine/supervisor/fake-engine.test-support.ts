@@ -57,7 +57,7 @@ export function fakeEngineFactory(script: string, options: { startDelayMs?: numb
       {
         label: 'FakeEngine',
         command: process.execPath,
-        args: () => [script, String(options.startDelayMs ?? 20), failStartFile(slot)],
+        launch: () => ({ args: [script, String(options.startDelayMs ?? 20), failStartFile(slot)] }),
         env: { PATH: process.env.PATH },
         startTimeoutMs: 5_000,
         refusal: (error) => `FakeEngine could not convert the file: ${error}`,

@@ -10,17 +10,22 @@ export interface JsonLinesProcessSettings {
   label: string;
   /** The program, looked up for each start (after `prepare`). */
   command: string | (() => string);
-  /** Computed for each start (e.g. a fresh pipe name, so a restart never meets its predecessor's socket). */
-  args: () => readonly string[];
+  /** Decided afresh for each start (e.g. a new pipe name, so a restart never meets its predecessor's socket). */
+  launch: () => Launch;
   env: NodeJS.ProcessEnv;
   /** Runs before each start (find the program, make its directories); a throw is a failed start. */
   prepare?: () => Promise<void>;
-  /** Files this start's process may leave behind when killed (its sockets), asked after `args` and removed once it exits. */
-  leftovers?: () => readonly string[];
   /** How long the process has to print `{"ready": true}`. */
   startTimeoutMs: number;
   /** The message of a job the engine refused (`{"ok": false, "error"}`); a validation failure. */
   refusal(error: string): string;
+}
+
+/** One start of the process. */
+export interface Launch {
+  args: readonly string[];
+  /** Files this start may leave behind when killed (its sockets); removed once it exits. */
+  leftovers?: readonly string[];
 }
 
 interface Pending {
@@ -69,9 +74,8 @@ export class JsonLinesProcess<Job extends object> implements EngineProcess<Job> 
       throw ServiceFailure.unavailable(`${this.settings.label} could not start: ${(error as Error).message}`, error);
     }
     const { command } = this.settings;
-    const args = [...this.settings.args()];
-    const leftovers = this.settings.leftovers?.() ?? [];
-    const child = spawn(typeof command === 'string' ? command : command(), args, {
+    const { args, leftovers = [] } = this.settings.launch();
+    const child = spawn(typeof command === 'string' ? command : command(), [...args], {
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,

@@ -35,19 +35,21 @@ export function officeProcess(
   },
   events: EngineProcessEvents,
 ): EngineProcess<OfficeJob> {
-  let started = { profileUrl: '', pipeName: '' };
   return new JsonLinesProcess<OfficeJob>(
     {
       label: 'LibreOffice',
       prepare: settings.prepare,
       command: () => settings.programs().python,
-      args: () => {
+      launch: () => {
         const { soffice, profileDir } = settings.programs();
+        const profileUrl = pathToFileURL(profileDir).href;
         // A fresh UNO pipe name per start: a restarted soffice never meets its killed predecessor's socket.
-        started = { profileUrl: pathToFileURL(profileDir).href, pipeName: `transmute-office-${process.pid}-${slot}-${Date.now()}` };
-        return ['-c', OFFICE_BRIDGE_SOURCE, soffice, started.profileUrl, started.pipeName];
+        const pipeName = `transmute-office-${process.pid}-${slot}-${Date.now()}`;
+        return {
+          args: ['-c', OFFICE_BRIDGE_SOURCE, soffice, profileUrl, pipeName],
+          leftovers: officeSocketPaths(profileUrl, pipeName),
+        };
       },
-      leftovers: () => officeSocketPaths(started.profileUrl, started.pipeName),
       env: settings.env,
       startTimeoutMs: START_TIMEOUT_MS,
       refusal: (error) => `LibreOffice could not convert the file: ${error}`,

@@ -74,7 +74,7 @@ export class PdfToWordEngine {
           {
             label: 'pdf2docx',
             command,
-            args: () => [...prefix, '-c', PDF_TO_WORD_BRIDGE_SOURCE],
+            launch: () => ({ args: [...prefix, '-c', PDF_TO_WORD_BRIDGE_SOURCE] }),
             env,
             startTimeoutMs: START_TIMEOUT_MS,
             refusal: (error) => `pdf2docx could not convert the PDF: ${error}`,

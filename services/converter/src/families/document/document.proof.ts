@@ -141,11 +141,9 @@ export function documentProof(): FamilyProof {
   // One cold LibreOffice at a time on one profile: sample making is not the product path.
   let officeQueue: Promise<unknown> = Promise.resolve();
 
-  const scratchDir = scratch.dir;
-
   const office = (input: string, output: string, filter: string, signal: AbortSignal, importFilter?: string) => {
     const run = officeQueue.then(async () => {
-      const dir = await scratchDir();
+      const dir = await scratch.dir();
       const outDir = await mkdtemp(join(dir, 'lo-'));
       const ext = output.split('.').pop()!;
       const infilter = importFilter ? [`--infilter=${importFilter}`] : input.endsWith('.pdf') ? ['--infilter=draw_pdf_import'] : [];
@@ -174,7 +172,7 @@ export function documentProof(): FamilyProof {
   };
 
   const make: SampleMaker = cachedSampleMaker(async (format, signal) => {
-    const dir = await scratchDir();
+    const dir = await scratch.dir();
     // The paged HTML only feeds the ODT sample; LibreOffice needs its real extension.
     const path = join(dir, format === 'paged-html' ? 'paged.html' : `sample.${format}`);
     if (format === 'md' || format === 'markdown') await writeFile(path, MARKDOWN);

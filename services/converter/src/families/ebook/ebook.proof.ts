@@ -37,10 +37,8 @@ const MOBI_ALIASES = new Set(['azw', 'prc']);
 
 export function ebookProof(): FamilyProof {
   const scratch = proofScratch('transmute-ebook-samples-');
-  const scratchDir = scratch.dir;
-
   const make: SampleMaker = cachedSampleMaker(async (format, signal) => {
-    const dir = await scratchDir();
+    const dir = await scratch.dir();
     const path = join(dir, `sample.${format}`);
     if (format === 'md') {
       await writeFile(path, MARKDOWN);

@@ -68,8 +68,6 @@ export class JobEventHub implements OnApplicationBootstrap, OnApplicationShutdow
 
   onApplicationBootstrap(): void {
     this.readiness.register('job-event-log', async () => this.following);
-    // nats.js ends neither the iteration nor its consumer's timers when the connection closes under them.
-    void this.connection.closed().then(() => this.messages?.close().catch(() => undefined));
     void this.follow();
   }
 

@@ -36,27 +36,35 @@ async function vipsOnce(input: string, output: string): Promise<number> {
  * One job as a client does it, timed from the create request to the last
  * byte of the download: import/upload (PUT of the bytes), complete-upload,
  * job.finished on the event stream, the export link followed to the file.
+ * `phases` splits that time, so the engine's share shows beside the hops.
  */
-async function platformOnce(client: TransmuteClient, apiKey: string, bytes: Buffer, tag: string): Promise<{ ms: number; result: Buffer }> {
+async function platformOnce(client: TransmuteClient, apiKey: string, bytes: Buffer, tag: string): Promise<{ ms: number; result: Buffer; phases: string }> {
   const began = performance.now();
+  const marks: Array<[string, number]> = [];
+  const mark = (name: string) => marks.push([name, performance.now()]);
   const job = await client.createJob(uploadConvertExport('png', 'webp', tag));
   const form = taskOf(job, 'import-my-file').result?.form;
   if (!form) throw new Error('no upload form on the import task');
   const uploaded = await client.upload(form, bytes);
+  mark('create and upload');
   if (uploaded.status !== 200) throw new Error(`the upload answered ${uploaded.status}: ${uploaded.text.slice(0, 160)}`);
   const stream = await openJobEvents(client.baseUrl, apiKey, job.id);
   try {
     if (stream.status !== 200) throw new Error(`events answered ${stream.status}`);
     await client.completeUpload(job.id);
+    mark('events and complete');
     for (;;) {
       const event = await stream.next(Math.max(1, began + 600_000 - performance.now()));
       if (event.event === 'job.failed') throw new Error(`job failed: ${event.data.slice(0, 200)}`);
       if (event.event !== 'job.finished') continue;
       const finished = JSON.parse(event.data) as typeof job;
+      mark('until finished');
       const url = taskOf(finished, 'export-my-file').result?.url;
       if (!url) throw new Error('no export url');
       const result = (await client.download(url)).file.bytes;
-      return { ms: performance.now() - began, result };
+      mark('download');
+      const phases = marks.map(([name, at], index) => `${name} ${(at - (index === 0 ? began : marks[index - 1]![1])).toFixed(0)} ms`).join(', ');
+      return { ms: performance.now() - began, result, phases };
     }
   } finally {
     stream.close();
@@ -103,7 +111,7 @@ export async function largeFileSection(options: {
       if (reference.format !== 'webp') throw new Error(`vips wrote ${JSON.stringify(reference)}, not a WebP`);
     }
     log(
-      `  run ${run + 1}: vips ${vips[run]!.toFixed(0)} ms, platform ${result.ms.toFixed(0)} ms, converter RSS peak ${(peakBytes / 2 ** 20).toFixed(0)} MiB, platform CPU ${measured.cpuSeconds.toFixed(2)} s`,
+      `  run ${run + 1}: vips ${vips[run]!.toFixed(0)} ms, platform ${result.ms.toFixed(0)} ms, converter RSS peak ${(peakBytes / 1e6).toFixed(0)} MB, platform CPU ${measured.cpuSeconds.toFixed(2)} s; ${result.phases}`,
     );
   }
   return {

@@ -1,4 +1,5 @@
-import type { JsMsg } from 'nats';
+import { Logger } from '@nestjs/common';
+import { type JsMsg, connect } from 'nats';
 import { infraFixture } from '@transmute/devstack';
 import { PullWorker } from '../src/consumer/pull-worker';
 import { type WorkConsumerDefinition, JetStreamSetup } from '../src/jetstream-setup';
@@ -114,4 +115,25 @@ it('gives back a message whose handler outlives the grace period, and what arriv
   await next.stop(1_000);
   expect([...received.keys()].sort()).toEqual(['0', '1', '2']);
   expect(Math.max(...received.values())).toBeLessThanOrEqual(3);
+});
+
+it('stops pulling, rather than retry every second, once its connection is closed', async () => {
+  const definition = await workQueue();
+  const own = await connect({ servers: fixture.infra.natsUrl });
+  const warnings: string[] = [];
+  const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation((message: unknown) => void warnings.push(String(message)));
+  try {
+    const worker = new PullWorker(own.jetstream(), definition, 1, async (message: JsMsg) => {
+      message.ack();
+      await Promise.resolve();
+    });
+    await worker.start();
+    await own.close();
+    // Long enough for two of the one-second retries the loop made before.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await worker.stop(100);
+    expect(warnings).toEqual(['stopped pulling: the NATS connection is closed']);
+  } finally {
+    warn.mockRestore();
+  }
 });

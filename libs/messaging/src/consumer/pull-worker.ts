@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Consumer, JetStreamClient, JsMsg } from 'nats';
+import { type Consumer, ErrorCode, type JetStreamClient, type JsMsg } from 'nats';
 import { runWithRequestId } from '@transmute/service-kit';
 import type { WorkConsumerDefinition } from '../jetstream-setup';
 import { requestIdFrom } from '../request-id-headers';
@@ -72,6 +72,11 @@ export class PullWorker {
         for await (const message of messages) this.begin(message);
       } catch (error) {
         if (this.stopping) return;
+        if ((error as { code?: string }).code === ErrorCode.ConnectionClosed) {
+          // It never reopens (services reconnect for ever, so this is a stop without stop()); readiness reports it.
+          this.logger.warn('stopped pulling: the NATS connection is closed');
+          return;
+        }
         this.logger.warn(`pull failed: ${(error as Error).message}`);
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }

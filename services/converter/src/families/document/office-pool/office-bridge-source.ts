@@ -5,13 +5,15 @@
  * line and answers one JSON line on stdout:
  *   → {"id", "input", "output", "importFilter"?, "importOptions"?, "filter", "filterOptions"?, "filterData"?}
  *   ← {"id", "ok": true} | {"id", "ok": false, "error": "..."}
- * It prints {"ready": true} once LibreOffice answers. soffice writes to the
+ * It prints {"ready": true} once LibreOffice answers and has converted one
+ * small DOCX to PDF (a process's first conversion loads Writer's filters,
+ * which would otherwise fall on a user's job). soffice writes to the
  * bridge's stderr, so a start that fails says why: under --norestore a fatal
  * error of soffice is an abort (exit 134) whose reason is printed only there.
  * Kept as a string so the TypeScript build ships it without a copy step.
  */
 export const OFFICE_BRIDGE_SOURCE = String.raw`
-import json, os, subprocess, sys, threading, time
+import json, os, shutil, subprocess, sys, tempfile, threading, time
 import uno
 from com.sun.star.beans import PropertyValue
 
@@ -54,7 +56,6 @@ def exit_with_office():
     os._exit(5)
 
 threading.Thread(target=exit_with_office, daemon=True).start()
-reply({'ready': True})
 
 def convert(request):
     load = [prop('Hidden', True), prop('ReadOnly', True), prop('UpdateDocMode', 0), prop('MacroExecutionMode', 0)]
@@ -86,6 +87,27 @@ def convert(request):
             document.close(True)
         except Exception:
             document.dispose()
+
+def warm_up():
+    # A process's first conversion loads Writer's DOCX filters and the PDF writer (~0.1-0.3 s): here, not
+    # in a user's job. Calc and Impress (+44 MB per process) load with the first job that needs them.
+    scratch = tempfile.mkdtemp(prefix='transmute-office-warm-up-')
+    source = os.path.join(scratch, 'warm-up.docx')
+    try:
+        document = desktop.loadComponentFromURL('private:factory/swriter', '_blank', 0, (prop('Hidden', True),))
+        try:
+            document.storeToURL(uno.systemPathToFileUrl(source), (prop('FilterName', 'MS Word 2007 XML'), prop('Overwrite', True)))
+        finally:
+            document.close(True)
+        convert({'input': source, 'output': os.path.join(scratch, 'warm-up.pdf'), 'importFilter': 'MS Word 2007 XML', 'filter': 'writer_pdf_Export'})
+    except Exception as error:
+        # Not a failed start: the conversion that needs the module says what is wrong.
+        sys.stderr.write('warm-up skipped: %s\n' % (getattr(error, 'Message', '') or error))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+warm_up()
+reply({'ready': True})
 
 for line in sys.stdin:
     if not line.strip():

@@ -8,6 +8,14 @@ import { OfficePool } from './office-pool';
 import { officeSocketPaths } from './office-sockets';
 import type { OfficePoolSettings } from './office-pool.config';
 
+/** The soffice.bin a pool started on `profiles`: the only process whose arguments name them. */
+function sofficePid(profiles: string): number | undefined {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes('soffice.bin') && line.includes(profiles))
+    .map((line) => Number(line.trim().split(/\s+/)[0]))[0];
+}
+
 /** The warm LibreOffice pool against real LibreOffice processes. */
 describe('OfficePool', () => {
   let dir: string;
@@ -101,18 +109,31 @@ describe('OfficePool', () => {
     }
   }, 180_000);
 
+  it('is warm when ready: Writer has loaded its DOCX filters and the PDF writer, and the warm-up left no file', async () => {
+    const profiles = join(dir, 'warm-profiles');
+    const pool = new OfficePool(config({ size: 1, profileRoot: profiles }));
+    const warmUpDirs = async () => (await readdir(tmpdir())).filter((name) => name.startsWith('transmute-office-warm-up-'));
+    const before = await warmUpDirs();
+    try {
+      await pool.start();
+      // Read before any job: what a user's first conversion would otherwise have to load.
+      const loaded = await readFile(`/proc/${sofficePid(profiles)}/maps`, 'utf8');
+      for (const library of ['libswlo.so', 'libmswordlo.so', 'libooxlo.so', 'libpdffilterlo.so']) {
+        expect({ library, loaded: loaded.includes(`/${library}`) }).toEqual({ library, loaded: true });
+      }
+      expect(pool.servedCounts()).toEqual([0]);
+      expect(await warmUpDirs()).toEqual(before);
+    } finally {
+      await pool.stop();
+    }
+  }, 180_000);
+
   it('brings back a LibreOffice that crashed while idle, with readiness up throughout', async () => {
     const profiles = join(dir, 'crash-profiles');
     const pool = new OfficePool(config({ size: 1, profileRoot: profiles }));
     try {
       await pool.start();
-      // The soffice.bin this pool started: the only process whose arguments name its profile.
-      const sofficePid = () =>
-        execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
-          .split('\n')
-          .filter((line) => line.includes('soffice.bin') && line.includes(profiles))
-          .map((line) => Number(line.trim().split(/\s+/)[0]))[0];
-      const crashed = sofficePid()!;
+      const crashed = sofficePid(profiles)!;
       expect(crashed).toBeGreaterThan(0);
       const bridge = pool.pids()[0];
       let readyThroughout = true;
@@ -122,7 +143,7 @@ describe('OfficePool', () => {
       await waitFor(() => pool.pids()[0] !== undefined && pool.pids()[0] !== bridge, 90_000);
       clearInterval(watch);
       expect(readyThroughout).toBe(true);
-      expect(sofficePid()).not.toBe(crashed);
+      expect(sofficePid(profiles)).not.toBe(crashed);
       const { body, ...job } = textJob('after-crash', 'after crash');
       await writeFile(job.input, body);
       await pool.convert(job, signal());

@@ -1,0 +1,136 @@
+/**
+ * `pnpm bench:trace`: where one small job's latency goes, hop by hop.
+ *
+ *   node e2e/dist/bench/job-trace.js [--jobs N (40)] [--start]
+ *
+ * Runs the throughput benchmark's small job (256x256 PNG -> JPG,
+ * import/base64 -> convert -> export/url) N times one at a time, with a
+ * client subscribed to every subject of the platform's NATS. For each job it
+ * notes when each message passed, counted from the complete-upload request,
+ * and prints the medians of the milestones on the job's critical path and
+ * the whole timeline of the median job. The tracer receives a copy of every
+ * message, which itself slows NATS a little: read the gaps, not the total.
+ *
+ * Against `make up` (its .transmute/endpoints.json and dev key), or with
+ * `--start` its own platform through @transmute/devstack.
+ */
+import { parseArgs } from 'node:util';
+import { type NatsConnection, connect } from 'nats';
+import { findLocalEndpoints } from '@transmute/service-kit';
+import { openJobEvents } from '../events/sse-client';
+import { gradientPng } from '../support/samples';
+import { openBenchTarget, percentile, positiveInteger } from './bench-kit';
+import { base64Job } from './job-phase';
+
+const JOB_TIMEOUT_MS = 60_000;
+
+interface Passed {
+  atMs: number;
+  subject: string;
+  bytes: number;
+}
+
+/** Milestones on a small job's path, each the first message whose subject matches (the last, for `last`). */
+const MILESTONES: Array<{ name: string; subject: RegExp; last?: boolean }> = [
+  { name: 'rate-limit write (gateway)', subject: /^\$KV\.account_rate_limits\./ },
+  { name: 'complete-upload request (gateway -> orchestrator)', subject: /^jobs\.complete-upload$/ },
+  { name: 'usage charge request (orchestrator -> gateway)', subject: /^accounts\.usage\.charge$/ },
+  { name: 'work published (orchestrator -> converter)', subject: /^tasks\.convert\./ },
+  { name: 'outcome published (converter -> orchestrator)', subject: /^tasks\.outcomes$/ },
+  { name: 'finished event published (orchestrator)', subject: /^job\.events\./, last: true },
+];
+
+interface Traced {
+  totalMs: number;
+  passed: Passed[];
+}
+
+function milestoneMs(trace: Traced, milestone: (typeof MILESTONES)[number]): number | undefined {
+  const matching = trace.passed.filter((message) => milestone.subject.test(message.subject));
+  return (milestone.last ? matching[matching.length - 1] : matching[0])?.atMs;
+}
+
+async function natsUrlOf(startedUrl: string | undefined): Promise<string> {
+  if (startedUrl) return startedUrl;
+  const lookup = findLocalEndpoints(process.env);
+  if (!lookup.found || lookup.stale) throw new Error('no running `make up` found (.transmute/endpoints.json); start one, or pass --start');
+  return lookup.endpoints.natsUrl;
+}
+
+async function traceOne(nats: NatsConnection, baseUrl: string, apiKey: string, png: Buffer, index: number): Promise<Traced> {
+  const created = await fetch(`${baseUrl}/v1/process/jobs`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(base64Job(png, 'png', 'jpg', `bench-trace-${index}`)),
+    signal: AbortSignal.timeout(JOB_TIMEOUT_MS),
+  });
+  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${(await created.text()).slice(0, 160)}`);
+  const { id } = (await created.json()) as { id: string };
+  const stream = await openJobEvents(baseUrl, apiKey, id);
+  const passed: Passed[] = [];
+  const tracer = nats.subscribe('>');
+  let began = 0;
+  void (async () => {
+    for await (const message of tracer) if (began) passed.push({ atMs: performance.now() - began, subject: message.subject, bytes: message.data.length });
+  })();
+  try {
+    if (stream.status !== 200) throw new Error(`events answered ${stream.status}`);
+    await nats.flush();
+    began = performance.now();
+    const started = await fetch(`${baseUrl}/v1/process/jobs/${id}/complete-upload`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` } });
+    if (started.status !== 200) throw new Error(`complete-upload answered ${started.status}`);
+    for (;;) {
+      const event = await stream.next(JOB_TIMEOUT_MS);
+      if (event.event === 'job.failed') throw new Error(`job failed: ${event.data.slice(0, 200)}`);
+      if (event.event === 'job.finished') return { totalMs: performance.now() - began, passed };
+    }
+  } finally {
+    tracer.unsubscribe();
+    stream.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { jobs: { type: 'string' }, start: { type: 'boolean', default: false } }, strict: true });
+  const jobs = positiveInteger('jobs', values.jobs, 40);
+  const target = await openBenchTarget(values.start ?? false, { name: 'bench-trace' });
+  let failed = true;
+  const nats = await connect({ servers: await natsUrlOf(target.started?.infra.natsUrl), name: 'bench-trace' });
+  try {
+    const png = (await gradientPng(256, 256)).bytes;
+    const traces: Traced[] = [];
+    // One untimed job first: the converter's first conversion loads its codecs.
+    await traceOne(nats, target.client.baseUrl, target.apiKey, png, 0);
+    for (let index = 1; index <= jobs; index++) traces.push(await traceOne(nats, target.client.baseUrl, target.apiKey, png, index));
+    const median = (values: number[]) =>
+      percentile(
+        [...values].sort((a, b) => a - b),
+        50,
+      );
+    process.stdout.write(`\n${jobs} small jobs one at a time; ms after the complete-upload request was sent (medians):\n`);
+    for (const milestone of MILESTONES) {
+      const times = traces.map((trace) => milestoneMs(trace, milestone)).filter((ms): ms is number => ms !== undefined);
+      process.stdout.write(`  ${milestone.name.padEnd(52)} ${times.length ? median(times).toFixed(2).padStart(7) : '    n/a'}\n`);
+    }
+    process.stdout.write(
+      `  ${'job.finished read by the client'.padEnd(52)} ${median(traces.map((trace) => trace.totalMs))
+        .toFixed(2)
+        .padStart(7)}\n`,
+    );
+    const middle = [...traces].sort((a, b) => a.totalMs - b.totalMs)[Math.floor(traces.length / 2)]!;
+    process.stdout.write(`\nthe median job, every message (${middle.totalMs.toFixed(1)} ms to job.finished at the client):\n`);
+    for (const message of middle.passed) {
+      if (message.atMs > middle.totalMs) break;
+      process.stdout.write(`  +${message.atMs.toFixed(2).padStart(7)}  ${message.subject.slice(0, 72).padEnd(72)} ${String(message.bytes).padStart(6)} B\n`);
+    }
+    failed = false;
+  } finally {
+    await nats.close();
+    await target.stop(failed);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:trace: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

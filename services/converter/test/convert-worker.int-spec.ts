@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import { decodeManifest, manifestBucket } from '@transmute/messaging';
 import { CUBE_OBJ } from '../src/families/3d/three-d.proof';
 import { ConverterProcess } from './converter-process';
@@ -50,5 +51,14 @@ describe('converter worker', () => {
     expect(kinds[0]).toBe('started');
     expect(kinds).toContain('progress');
     expect(kinds.indexOf('progress')).toBeLessThan(kinds.indexOf('succeeded'));
+  });
+
+  it('removes the scratch directory of each task once its outcome is reported, a failed one too', async () => {
+    await converter.submit('scratch-ok', CUBE_OBJ, 'obj', 'stl');
+    await converter.submit('scratch-corrupt', 'not a model', '3ds', 'obj');
+    await converter.until(() => converter.ended('scratch-ok') && converter.ended('scratch-corrupt'), 'both outcomes');
+    // Removed after the outcome goes out, so it may trail it by a moment.
+    await converter.until(async () => (await readdir(converter.workDir)).length === 0 || undefined, 'an empty scratch space');
+    expect(await readdir(converter.workDir)).toEqual([]);
   });
 });

@@ -33,6 +33,11 @@ export class ConverterProcess {
     private readonly extraEnv: Record<string, string> = {},
   ) {}
 
+  /** The converter's scratch space (TRANSMUTE_WORK_DIR). */
+  get workDir(): string {
+    return join(this.root, 'work');
+  }
+
   get exitCode(): number | null {
     return this.child?.exitCode ?? null;
   }
@@ -58,7 +63,7 @@ export class ConverterProcess {
         TRANSMUTE_HTTP_PORT: String(port),
         TRANSMUTE_STORAGE_FS_ROOT: join(this.root, 'storage'),
         TRANSMUTE_STORAGE_SIGNING_KEY: SIGNING_KEY,
-        TRANSMUTE_WORK_DIR: join(this.root, 'work'),
+        TRANSMUTE_WORK_DIR: this.workDir,
         TRANSMUTE_LOG_LEVEL: 'info',
         ...this.extraEnv,
       },

@@ -58,6 +58,7 @@ export class ConvertWorker implements OnApplicationBootstrap, BeforeApplicationS
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.refresh);
     await this.runner?.stop(this.config.shutdownGraceMs);
+    await this.handler.cleared();
     await this.family.stop?.();
   }
 

@@ -28,6 +28,14 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(rank, sorted.length) - 1] ?? Number.NaN;
 }
 
+/** Nearest-rank median of values in any order. */
+export function median(values: readonly number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+}
+
 /** The key of a running platform: TRANSMUTE_API_KEY, or the one `make up` wrote. */
 export async function apiKey(): Promise<string> {
   const fromEnv = process.env['TRANSMUTE_API_KEY'];

@@ -33,7 +33,8 @@ async function post(url: string, apiKey: string, body: unknown, timeoutMs: numbe
   return { status: response.status, text: await response.text() };
 }
 
-export async function runEventJob(baseUrl: string, apiKey: string, body: CreateJobRequest, timeoutMs: number): Promise<Outcome> {
+/** `onStart` runs just before the complete-upload request, where the clock starts. */
+export async function runEventJob(baseUrl: string, apiKey: string, body: CreateJobRequest, timeoutMs: number, onStart?: () => void): Promise<Outcome> {
   try {
     const created = await post(`${baseUrl}/v1/process/jobs`, apiKey, body, timeoutMs);
     if (created.status !== 201) return { ok: false, error: `create answered ${created.status}: ${created.text.slice(0, 160)}` };
@@ -41,6 +42,7 @@ export async function runEventJob(baseUrl: string, apiKey: string, body: CreateJ
     const stream = await openJobEvents(baseUrl, apiKey, jobId);
     try {
       if (stream.status !== 200) return { ok: false, error: `events answered ${stream.status}: ${stream.errorBody.slice(0, 160)}` };
+      onStart?.();
       const began = performance.now();
       const started = await post(`${baseUrl}/v1/process/jobs/${jobId}/complete-upload`, apiKey, undefined, timeoutMs);
       if (started.status !== 200) return { ok: false, error: `complete-upload answered ${started.status}: ${started.text.slice(0, 160)}` };

@@ -17,10 +17,9 @@
 import { parseArgs } from 'node:util';
 import { type NatsConnection, connect } from 'nats';
 import { findLocalEndpoints } from '@transmute/service-kit';
-import { openJobEvents } from '../events/sse-client';
 import { gradientPng } from '../support/samples';
-import { openBenchTarget, percentile, positiveInteger } from './bench-kit';
-import { base64Job } from './job-phase';
+import { median, openBenchTarget, positiveInteger } from './bench-kit';
+import { base64Job, runEventJob } from './job-phase';
 
 const JOB_TIMEOUT_MS = 60_000;
 
@@ -58,35 +57,20 @@ async function natsUrlOf(startedUrl: string | undefined): Promise<string> {
 }
 
 async function traceOne(nats: NatsConnection, baseUrl: string, apiKey: string, png: Buffer, index: number): Promise<Traced> {
-  const created = await fetch(`${baseUrl}/v1/process/jobs`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(base64Job(png, 'png', 'jpg', `bench-trace-${index}`)),
-    signal: AbortSignal.timeout(JOB_TIMEOUT_MS),
-  });
-  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${(await created.text()).slice(0, 160)}`);
-  const { id } = (await created.json()) as { id: string };
-  const stream = await openJobEvents(baseUrl, apiKey, id);
   const passed: Passed[] = [];
-  const tracer = nats.subscribe('>');
   let began = 0;
-  void (async () => {
-    for await (const message of tracer) if (began) passed.push({ atMs: performance.now() - began, subject: message.subject, bytes: message.data.length });
-  })();
+  const tracer = nats.subscribe('>', {
+    callback: (_error, message) => {
+      if (began) passed.push({ atMs: performance.now() - began, subject: message.subject, bytes: message.data.length });
+    },
+  });
   try {
-    if (stream.status !== 200) throw new Error(`events answered ${stream.status}`);
     await nats.flush();
-    began = performance.now();
-    const started = await fetch(`${baseUrl}/v1/process/jobs/${id}/complete-upload`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` } });
-    if (started.status !== 200) throw new Error(`complete-upload answered ${started.status}`);
-    for (;;) {
-      const event = await stream.next(JOB_TIMEOUT_MS);
-      if (event.event === 'job.failed') throw new Error(`job failed: ${event.data.slice(0, 200)}`);
-      if (event.event === 'job.finished') return { totalMs: performance.now() - began, passed };
-    }
+    const outcome = await runEventJob(baseUrl, apiKey, base64Job(png, 'png', 'jpg', `bench-trace-${index}`), JOB_TIMEOUT_MS, () => (began = performance.now()));
+    if (!outcome.ok) throw new Error(outcome.error);
+    return { totalMs: outcome.latencyMs, passed };
   } finally {
     tracer.unsubscribe();
-    stream.close();
   }
 }
 
@@ -102,11 +86,6 @@ async function main(): Promise<void> {
     // One untimed job first: the converter's first conversion loads its codecs.
     await traceOne(nats, target.client.baseUrl, target.apiKey, png, 0);
     for (let index = 1; index <= jobs; index++) traces.push(await traceOne(nats, target.client.baseUrl, target.apiKey, png, index));
-    const median = (values: number[]) =>
-      percentile(
-        [...values].sort((a, b) => a - b),
-        50,
-      );
     process.stdout.write(`\n${jobs} small jobs one at a time; ms after the complete-upload request was sent (medians):\n`);
     for (const milestone of MILESTONES) {
       const times = traces.map((trace) => milestoneMs(trace, milestone)).filter((ms): ms is number => ms !== undefined);

@@ -6,7 +6,7 @@ import type { TransmuteClient } from '../support/api-client';
 import { taskOf, uploadConvertExport } from '../support/api-types';
 import { openJobEvents } from '../events/sse-client';
 import { decodeImage, noisePng } from '../support/samples';
-import { percentile } from './bench-kit';
+import { median } from './bench-kit';
 import { peakRss, type PlatformCpu } from './platform-cpu';
 
 /** What the large-file section measured: medians of `runs` runs each. */
@@ -18,12 +18,6 @@ export interface LargeFileResult {
   converterRssPeakBytes: number;
   cpuSecondsPerJob: number;
 }
-
-const median = (values: number[]) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
 
 /** The `vips` CLI alone: decode the PNG, encode WebP at the platform's default quality (80). */
 async function vipsOnce(input: string, output: string): Promise<number> {

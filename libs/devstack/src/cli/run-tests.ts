@@ -12,7 +12,11 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../repo-root';
+import { runUntilResults } from './run-until-results';
 import { type CheckOutcome, type JestResults, summaryLine } from './test-summary';
+
+/** How long jest may take to exit after writing its results before its processes are killed. */
+const JEST_EXIT_GRACE_MS = 60_000;
 
 function run(command: string, args: string[], options: { shell?: boolean } = {}): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -38,7 +42,15 @@ async function main(): Promise<number> {
   const resultsFile = join(resultsDir, 'jest.json');
   await mkdir(resultsDir, { recursive: true });
   await rm(resultsFile, { force: true });
-  const jestCode = await run('pnpm', ['exec', 'jest', '--json', '--outputFile', resultsFile, ...positionals]);
+  const jest = await runUntilResults('pnpm', ['exec', 'jest', '--json', '--outputFile', resultsFile, ...positionals], {
+    cwd: repoRoot(),
+    resultsFile,
+    graceMs: JEST_EXIT_GRACE_MS,
+  });
+  if (jest.hung) {
+    console.log(`\njest did not exit ${JEST_EXIT_GRACE_MS / 1000} s after writing its results, so it was killed: a test left a handle open (find it with --detectOpenHandles)`);
+    checks.push({ name: 'jest-exit', passed: false });
+  }
   let results: JestResults | undefined;
   try {
     results = JSON.parse(await readFile(resultsFile, 'utf8')) as JestResults;
@@ -48,7 +60,7 @@ async function main(): Promise<number> {
   const failedChecks = checks.filter((check) => !check.passed).map((check) => check.name);
   if (failedChecks.length > 0) console.log(`\nfailed checks: ${failedChecks.join(', ')}`);
   console.log(`\n${summaryLine(results, checks)}`);
-  if (jestCode !== 0) return jestCode;
+  if (jest.code !== 0 && !jest.hung) return jest.code;
   return failedChecks.length > 0 ? 1 : 0;
 }
 

@@ -7,6 +7,7 @@ import { setEngineLimits } from './engine/engine-limits';
 import { setPixelLimit } from './engine/pixel-limit';
 import { FAMILIES, FAMILY } from './families/registry';
 import { ConvertHandler } from './work/convert.handler';
+import { ScratchSpace } from './work/scratch-space';
 import { ConvertWorker } from './work/convert.worker';
 
 export const SERVICE_NAME = 'converter';
@@ -26,7 +27,7 @@ export class AppModule {
         NatsModule.forRoot({ url: config.natsUrl, name, replicas: config.natsReplicas }),
         StorageModule.forRoot(config),
       ],
-      providers: [{ provide: FAMILY, useFactory: createFamily }, ConvertHandler, ConvertWorker],
+      providers: [{ provide: FAMILY, useFactory: createFamily }, ScratchSpace, ConvertHandler, ConvertWorker],
     };
   }
 }

@@ -1,4 +1,7 @@
-import { readdir } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { decodeManifest, manifestBucket } from '@transmute/messaging';
 import { CUBE_OBJ } from '../src/families/3d/three-d.proof';
 import { ConverterProcess } from './converter-process';
@@ -11,7 +14,17 @@ import { ConverterProcess } from './converter-process';
 describe('converter worker', () => {
   // Every start reported, however quick the conversion: the order of the reports is what this spec checks.
   const converter = new ConverterProcess('3d', { TRANSMUTE_STARTED_REPORT_DELAY_MS: '0' });
-  beforeAll(() => converter.start());
+  // What a converter killed mid-task leaves: its pid's scratch directory, with the input it had fetched.
+  let killedScratch = '';
+  beforeAll(() =>
+    converter.start(async (workDir) => {
+      const killed = spawn(process.execPath, ['-e', '']);
+      await once(killed, 'exit');
+      killedScratch = `task-${killed.pid}-killed`;
+      await mkdir(join(workDir, killedScratch), { recursive: true });
+      await writeFile(join(workDir, killedScratch, 'input.obj'), CUBE_OBJ);
+    }),
+  );
   afterAll(() => converter.stop());
 
   it('announces its manifest to the catalogue bucket', async () => {
@@ -51,6 +64,11 @@ describe('converter worker', () => {
     expect(kinds[0]).toBe('started');
     expect(kinds).toContain('progress');
     expect(kinds.indexOf('progress')).toBeLessThan(kinds.indexOf('succeeded'));
+  });
+
+  it("removes a killed converter's scratch directory when it starts", async () => {
+    await converter.until(async () => !(await readdir(converter.workDir).catch(() => [killedScratch])).includes(killedScratch), 'the scratch of the killed converter removed');
+    expect(converter.lastLogs()).toContain('removed the scratch directories of converters that were killed');
   });
 
   it('removes the scratch directory of each task once its outcome is reported, a failed one too', async () => {

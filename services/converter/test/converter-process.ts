@@ -42,8 +42,10 @@ export class ConverterProcess {
     return this.child?.exitCode ?? null;
   }
 
-  async start(): Promise<void> {
+  /** `seedWorkDir`: puts files in the scratch space before the converter starts, as a killed predecessor would have left them. */
+  async start(seedWorkDir?: (workDir: string) => Promise<void>): Promise<void> {
     this.root = await mkdtemp(join(tmpdir(), `converter-${this.family}-`));
+    await seedWorkDir?.(this.workDir);
     this.infra = await createInfraProvider().start();
     this.nc = await connect({ servers: this.infra.natsUrl });
     const setup = new JetStreamSetup(this.nc);

@@ -1,6 +1,5 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { create } from '@bufbuild/protobuf';
 import { ServiceFailure, TaskOutcomeSchema, type TaskSucceeded, TaskSucceededSchema, type TaskWork } from '@transmute/contracts';
 import { type TaskContext, WorkPublisher } from '@transmute/messaging';
@@ -13,6 +12,7 @@ import { conversionSeconds } from '../engine/supervisor/engine-metrics';
 import { assertProduced, withTimeLimit } from './conversion-guards';
 import { outputFilename } from './output-filename';
 import { ProgressThrottle, progressOutcome } from './progress-reporter';
+import { ScratchSpace } from './scratch-space';
 
 /**
  * storage → scratch file → engine → scratch file → storage, with no byte of
@@ -22,21 +22,18 @@ import { ProgressThrottle, progressOutcome } from './progress-reporter';
  */
 @Injectable()
 export class ConvertHandler {
-  private readonly logger = new Logger(ConvertHandler.name);
-  /** Scratch directories being removed: after the task's result, which does not wait for them. */
-  private readonly clearing = new Set<Promise<void>>();
-
   constructor(
     @Inject(FAMILY) private readonly family: ConverterFamily,
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(SERVICE_CONFIG) private readonly config: ConverterConfig,
     private readonly publisher: WorkPublisher,
+    private readonly scratchSpace: ScratchSpace,
   ) {}
 
   async handle(work: TaskWork, context: TaskContext): Promise<TaskSucceeded> {
     const source = work.inputs[0];
     if (!source) throw ServiceFailure.validation(`convert task ${work.taskName} has no input file`);
-    const scratch = await this.scratchDirectory();
+    const scratch = await this.scratchSpace.make();
     try {
       const inputPath = join(scratch, `input.${work.inputFormat}`);
       const outputPath = join(scratch, `output.${work.outputFormat}`);
@@ -70,31 +67,7 @@ export class ConvertHandler {
       const stored = await this.storage.putFile(key, outputPath);
       return create(TaskSucceededSchema, { file: { key, filename, size: BigInt(stored.size), format: work.outputFormat } });
     } finally {
-      this.clearLater(scratch);
-    }
-  }
-
-  /** Resolves once every scratch directory of a finished task is gone; before the process stops. */
-  async cleared(): Promise<void> {
-    await Promise.all(this.clearing);
-  }
-
-  private clearLater(scratch: string): void {
-    const removal = rm(scratch, { recursive: true, force: true })
-      .catch((error: unknown) => this.logger.warn({ err: error, scratch }, 'could not remove a task scratch directory'))
-      .finally(() => this.clearing.delete(removal));
-    this.clearing.add(removal);
-  }
-
-  /** A fresh directory for one task; the work directory is made only when missing (a mkdir per task showed at 6 % of the CPU). */
-  private async scratchDirectory(): Promise<string> {
-    const prefix = join(this.config.workDir, 'task-');
-    try {
-      return await mkdtemp(prefix);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await mkdir(this.config.workDir, { recursive: true });
-      return mkdtemp(prefix);
+      this.scratchSpace.clearLater(scratch);
     }
   }
 }

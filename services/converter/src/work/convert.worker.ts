@@ -9,6 +9,7 @@ import type { ConverterFamily } from '../families/family';
 import { FAMILY } from '../families/registry';
 import { ConvertHandler } from './convert.handler';
 import { watchFamilyReadiness } from './family-readiness.metric';
+import { ScratchSpace } from './scratch-space';
 
 /**
  * Starts the family's engines (without waiting for a long-lived one to come
@@ -32,6 +33,7 @@ export class ConvertWorker implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(SERVICE_CONFIG) private readonly config: ConverterConfig,
     private readonly workers: TaskWorkers,
     private readonly handler: ConvertHandler,
+    private readonly scratchSpace: ScratchSpace,
     private readonly readiness: ReadinessRegistry,
   ) {
     this.manifests = manifestBucket(connection);
@@ -40,12 +42,15 @@ export class ConvertWorker implements OnApplicationBootstrap, BeforeApplicationS
   async onApplicationBootstrap(): Promise<void> {
     this.readiness.register('engines', async () => this.family.readiness?.() ?? true);
     watchFamilyReadiness(this.family);
+    // Beside the engines' start, and done before the first task, whose directory it would count as a predecessor's.
+    const abandoned = this.scratchSpace.clearAbandoned();
     // Never waits for a long-lived engine to come up: the family retries it and says so through its readiness.
     await this.family.start?.();
     // What a family converts is fixed once it started; the refresh only renews the entry's TTL.
     this.manifest = encodeManifest(create(FamilyManifestSchema, { family: this.family.name, engineVersion: this.family.engineVersion, pairs: this.family.pairs() }));
     await this.announce();
     this.refresh = setInterval(() => void this.announce().catch((error: unknown) => this.logger.warn({ err: error }, 'manifest refresh failed')), MANIFEST_REFRESH_MS);
+    await abandoned;
     this.runner = await this.workers.start({
       stream: Streams.tasks,
       durable: Consumers.converter(this.family.name),
@@ -58,7 +63,7 @@ export class ConvertWorker implements OnApplicationBootstrap, BeforeApplicationS
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.refresh);
     await this.runner?.stop(this.config.shutdownGraceMs);
-    await this.handler.cleared();
+    await this.scratchSpace.cleared();
     await this.family.stop?.();
   }
 

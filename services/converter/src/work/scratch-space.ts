@@ -3,19 +3,10 @@ import { join } from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { ConverterConfig } from '../config';
+import { leftBehind } from '../engine/left-behind';
 
 /** `task-<pid>-<random>`: the pid says whose directory it is, once that process is gone. */
 const TASK_DIRECTORY = /^task-(\d+)-/;
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: running, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Each task's own directory under the work directory. A finished task's is
@@ -63,8 +54,7 @@ export class ScratchSpace {
       return [];
     });
     const abandoned = entries.filter((name) => {
-      const pid = Number(TASK_DIRECTORY.exec(name)?.[1] ?? 0);
-      return pid > 0 && (pid === process.pid || !isRunning(pid));
+      return leftBehind(Number(TASK_DIRECTORY.exec(name)?.[1]));
     });
     await Promise.all(abandoned.map((name) => this.remove(join(this.config.workDir, name))));
     if (abandoned.length > 0) this.logger.warn({ directories: abandoned.length }, 'removed the scratch directories of converters that were killed');

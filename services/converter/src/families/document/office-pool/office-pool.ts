@@ -6,6 +6,7 @@ import { engineEnvironment } from '../../../engine/run-engine';
 import { DEFAULT_SUPERVISOR_CONFIG } from '../../../engine/supervisor/engine-supervisor.config';
 import { type EngineReadiness, EngineSupervisor } from '../../../engine/supervisor/engine-supervisor';
 import { type OfficeJob, officeProcess } from './office-instance';
+import { clearAbandonedOffices, profileRootPrefix } from './office-leftovers';
 import type { OfficePoolSettings } from './office-pool.config';
 
 /**
@@ -51,7 +52,8 @@ export class OfficePool {
   }
 
   /** Starts every process; resolves once each came up or failed its first try (then it is retried in the background). Never rejects. */
-  start(): Promise<void> {
+  async start(): Promise<void> {
+    await clearAbandonedOffices();
     return this.supervisor.start();
   }
 
@@ -102,6 +104,6 @@ export class OfficePool {
       return this.config.profileRoot;
     }
     this.ownsProfileRoot = true;
-    return mkdtemp(join(tmpdir(), 'transmute-office-'));
+    return mkdtemp(join(tmpdir(), profileRootPrefix()));
   }
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
 /** Where LibreOffice's OSL layer binds its pipes on Linux (it falls back to /var/tmp only when /tmp is unusable). */
-const OSL_PIPE_DIR = '/tmp';
+export const OSL_PIPE_DIR = '/tmp';
 
 /**
  * The socket files one soffice binds: its UNO pipe (`--accept=pipe,name=…`)

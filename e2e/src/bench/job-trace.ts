@@ -1,7 +1,7 @@
 /**
  * `pnpm bench:trace`: where one small job's latency goes, hop by hop.
  *
- *   node e2e/dist/bench/job-trace.js [--jobs N (40)] [--start]
+ *   node e2e/dist/bench/job-trace.js [--jobs N (40)] [--start] [--nats URL]
  *
  * Runs the throughput benchmark's small job (256x256 PNG -> JPG,
  * import/base64 -> convert -> export/url) N times one at a time, with a
@@ -12,7 +12,9 @@
  * message, which itself slows NATS a little: read the gaps, not the total.
  *
  * Against `make up` (its .transmute/endpoints.json and dev key), or with
- * `--start` its own platform through @transmute/devstack.
+ * `--start` its own platform through @transmute/devstack. Another running
+ * platform's NATS is given with --nats (or TRANSMUTE_NATS_URL), as for the
+ * throughput benchmark.
  */
 import { parseArgs } from 'node:util';
 import { type NatsConnection, connect } from 'nats';
@@ -49,10 +51,11 @@ function milestoneMs(trace: Traced, milestone: (typeof MILESTONES)[number]): num
   return (milestone.last ? matching[matching.length - 1] : matching[0])?.atMs;
 }
 
-async function natsUrlOf(startedUrl: string | undefined): Promise<string> {
+async function natsUrlOf(startedUrl: string | undefined, givenUrl: string | undefined): Promise<string> {
   if (startedUrl) return startedUrl;
+  if (givenUrl) return givenUrl;
   const lookup = findLocalEndpoints(process.env);
-  if (!lookup.found || lookup.stale) throw new Error('no running `make up` found (.transmute/endpoints.json); start one, or pass --start');
+  if (!lookup.found || lookup.stale) throw new Error('no running `make up` found (.transmute/endpoints.json); start one, or pass --start or --nats');
   return lookup.endpoints.natsUrl;
 }
 
@@ -75,11 +78,11 @@ async function traceOne(nats: NatsConnection, baseUrl: string, apiKey: string, p
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { jobs: { type: 'string' }, start: { type: 'boolean', default: false } }, strict: true });
+  const { values } = parseArgs({ options: { jobs: { type: 'string' }, start: { type: 'boolean', default: false }, nats: { type: 'string' } }, strict: true });
   const jobs = positiveInteger('jobs', values.jobs, 40);
   const target = await openBenchTarget(values.start ?? false, { name: 'bench-trace' });
   let failed = true;
-  const nats = await connect({ servers: await natsUrlOf(target.started?.infra.natsUrl), name: 'bench-trace' });
+  const nats = await connect({ servers: await natsUrlOf(target.started?.infra.natsUrl, values.nats ?? process.env['TRANSMUTE_NATS_URL']), name: 'bench-trace' });
   try {
     const png = (await gradientPng(256, 256)).bytes;
     const traces: Traced[] = [];

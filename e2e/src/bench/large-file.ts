@@ -32,10 +32,20 @@ async function vipsOnce(input: string, output: string): Promise<number> {
  * job.finished on the event stream, the export link followed to the file.
  * `phases` splits that time, so the engine's share shows beside the hops.
  */
-async function platformOnce(client: TransmuteClient, apiKey: string, bytes: Buffer, tag: string): Promise<{ ms: number; result: Buffer; phases: string }> {
+/** Each phase of one platform run and how long it took, in the order they ran. */
+type Phases = Array<{ name: string; ms: number }>;
+
+const formatPhases = (phases: Phases): string => phases.map(({ name, ms }) => `${name} ${ms.toFixed(0)} ms`).join(', ');
+
+async function platformOnce(client: TransmuteClient, apiKey: string, bytes: Buffer, tag: string): Promise<{ ms: number; result: Buffer; phases: Phases }> {
   const began = performance.now();
-  const marks: Array<[string, number]> = [];
-  const mark = (name: string) => marks.push([name, performance.now()]);
+  const phases: Phases = [];
+  let phaseBegan = began;
+  const mark = (name: string) => {
+    const now = performance.now();
+    phases.push({ name, ms: now - phaseBegan });
+    phaseBegan = now;
+  };
   const job = await client.createJob(uploadConvertExport('png', 'webp', tag));
   const form = taskOf(job, 'import-my-file').result?.form;
   if (!form) throw new Error('no upload form on the import task');
@@ -57,7 +67,6 @@ async function platformOnce(client: TransmuteClient, apiKey: string, bytes: Buff
       if (!url) throw new Error('no export url');
       const result = (await client.download(url)).file.bytes;
       mark('download');
-      const phases = marks.map(([name, at], index) => `${name} ${(at - (index === 0 ? began : marks[index - 1]![1])).toFixed(0)} ms`).join(', ');
       return { ms: performance.now() - began, result, phases };
     }
   } finally {
@@ -105,7 +114,7 @@ export async function largeFileSection(options: {
       if (reference.format !== 'webp') throw new Error(`vips wrote ${JSON.stringify(reference)}, not a WebP`);
     }
     log(
-      `  run ${run + 1}: vips ${vips[run]!.toFixed(0)} ms, platform ${result.ms.toFixed(0)} ms, converter RSS peak ${(peakBytes / 1e6).toFixed(0)} MB, platform CPU ${measured.cpuSeconds.toFixed(2)} s; ${result.phases}`,
+      `  run ${run + 1}: vips ${vips[run]!.toFixed(0)} ms, platform ${result.ms.toFixed(0)} ms, converter RSS peak ${(peakBytes / 1e6).toFixed(0)} MB, platform CPU ${measured.cpuSeconds.toFixed(2)} s; ${formatPhases(result.phases)}`,
     );
   }
   return {

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { type Consumer, ErrorCode, type JetStreamClient, type JsMsg } from 'nats';
+import { Counter, register } from 'prom-client';
 import { runWithRequestId } from '@transmute/service-kit';
 import type { WorkConsumerDefinition } from '../jetstream-setup';
 import { requestIdFrom } from '../request-id-headers';
@@ -7,6 +8,14 @@ import { requestIdFrom } from '../request-id-headers';
 export type MessageHandler = (message: JsMsg, signal: AbortSignal) => Promise<void>;
 
 const PULL_EXPIRES_MS = 2_000;
+
+const failedPulls =
+  (register.getSingleMetric('transmute_pulls_failed_total') as Counter<string> | undefined) ??
+  new Counter({
+    name: 'transmute_pulls_failed_total',
+    help: 'Pulls of a work consumer that failed (NATS unreachable, the consumer gone, the connection closed), by consumer',
+    labelNames: ['consumer'],
+  });
 
 interface InFlight {
   controller: AbortController;
@@ -72,6 +81,7 @@ export class PullWorker {
         for await (const message of messages) this.begin(message);
       } catch (error) {
         if (this.stopping) return;
+        failedPulls.inc({ consumer: this.definition.durable });
         if ((error as { code?: string }).code === ErrorCode.ConnectionClosed) {
           // It never reopens (services reconnect for ever, so this is a stop without stop()); readiness reports it.
           this.logger.warn('stopped pulling: the NATS connection is closed');

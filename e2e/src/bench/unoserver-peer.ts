@@ -1,5 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -34,6 +36,34 @@ export async function ensureUnoserver(log: (line: string) => void): Promise<void
   }
 }
 
+/** Where LibreOffice binds its single-instance pipe: one per profile, left behind when soffice is killed. */
+const OSL_PIPE_DIR = '/tmp';
+const isSingleInstancePipe = (name: string) => /^OSL_PIPE_\d+_SingleOfficeIPC_/.test(name);
+
+/** True when nothing listens on the socket file any more. */
+function refusesConnections(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ path });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
+/**
+ * Removes the single-instance pipes that appeared since `before` and that
+ * nobody listens on: those of the peer's killed soffice processes. A pipe of
+ * a LibreOffice still running (the platform's pool) accepts, and stays.
+ */
+async function removeDeadPipes(before: ReadonlySet<string>): Promise<void> {
+  for (const name of await readdir(OSL_PIPE_DIR)) {
+    const path = join(OSL_PIPE_DIR, name);
+    if (isSingleInstancePipe(name) && !before.has(name) && (await refusesConnections(path))) await rm(path, { force: true });
+  }
+}
+
 export interface UnoserverPeer {
   readonly version: string;
   /** DOCX -> PDF through daemon `slot % daemons`; resolves with the milliseconds the unoconvert call took. */
@@ -44,6 +74,7 @@ export interface UnoserverPeer {
 /** Starts `daemons` unoserver processes (each with its LibreOffice) on loopback and waits until each converts. */
 export async function startUnoservers(daemons: number, dir: string, sample: string): Promise<UnoserverPeer> {
   const bin = (name: string) => join(venv(), 'bin', name);
+  const pipesBefore = new Set(await readdir(OSL_PIPE_DIR));
   const ports = await freePorts(daemons * 2);
   const children: ChildProcess[] = [];
   const servers = Array.from({ length: daemons }, (_, index) => ({ port: ports[2 * index] as number, unoPort: ports[2 * index + 1] as number }));
@@ -75,6 +106,7 @@ export async function startUnoservers(daemons: number, dir: string, sample: stri
     signalGroup('SIGTERM');
     for (let waited = 0; waited < 5_000 && children.some((child) => child.exitCode === null && child.signalCode === null); waited += 250) await sleep(250);
     signalGroup('SIGKILL');
+    await removeDeadPipes(pipesBefore);
   };
   // The daemons live in their own process groups: an interrupted benchmark must not leave them behind.
   const killOnExit = () => signalGroup('SIGKILL');

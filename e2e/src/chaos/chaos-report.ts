@@ -30,6 +30,8 @@ export interface ChaosReport {
   duplicateOutputs: number;
   /** Half-written files left by killed converters (storage garbage, not outputs). */
   partialFiles: number;
+  /** Task scratch directories left once every job ended (a killed converter's, not removed by its next start): must be 0. */
+  scratchLeft: number;
   /** Delivery ids the receiver acknowledged more than once, other than those below: must be 0. */
   duplicateWebhooks: number;
   /** The same attempt received again because the dispatcher was killed before recording it (at least once, as documented). */
@@ -45,9 +47,16 @@ export interface ChaosReport {
   logDir: string;
 }
 
-/** Nothing accepted was lost, nothing was produced or delivered twice, and every fault was injected. */
+/** Nothing accepted was lost, nothing was produced or delivered twice, no scratch was left, and every fault was injected. */
 export function chaosPassed(report: ChaosReport): boolean {
-  return report.lost === 0 && report.duplicateOutputs === 0 && report.duplicateWebhooks === 0 && report.missingWebhooks === 0 && report.faults.every((fault) => !fault.error);
+  return (
+    report.lost === 0 &&
+    report.duplicateOutputs === 0 &&
+    report.duplicateWebhooks === 0 &&
+    report.missingWebhooks === 0 &&
+    report.scratchLeft === 0 &&
+    report.faults.every((fault) => !fault.error)
+  );
 }
 
 /** A failure message with its ids and numbers blanked, so the same reason on many jobs is counted once. */
@@ -126,6 +135,7 @@ export function formatReport(report: ChaosReport): string {
     `  LOST                ${report.lost}${report.lostJobs.length ? `  (${report.lostJobs.slice(0, 10).join(', ')}${report.lostJobs.length > 10 ? ', ...' : ''})` : ''}`,
     `  duplicate outputs   ${report.duplicateOutputs}`,
     `  partial files left  ${report.partialFiles} (half-written by killed converters)`,
+    `  scratch left        ${report.scratchLeft} (task directories of killed converters, not removed by their next start)`,
     `  duplicate webhooks  ${report.duplicateWebhooks} (delivery ids acknowledged more than once)`,
     `  resent after kill   ${report.webhooksResentAfterKill} (an attempt answered just before its dispatcher was killed, not yet recorded: at least once, as documented)`,
     `  missing webhooks    ${report.missingWebhooks}`,
@@ -136,6 +146,6 @@ export function formatReport(report: ChaosReport): string {
         `    ${fault.fault.padEnd(22)} down ${seconds(fault.downMs).padStart(7)}   held up ${seconds(fault.heldUpMs).padStart(7)}${fault.error ? `   ERROR ${fault.error}` : ''}`,
     ),
   ];
-  lines.push(chaosPassed(report) ? 'PASS: nothing lost, nothing duplicated, every webhook delivered' : `FAIL: see the logs in ${report.logDir}`);
+  lines.push(chaosPassed(report) ? 'PASS: nothing lost, nothing duplicated, every webhook delivered, no scratch left' : `FAIL: see the logs in ${report.logDir}`);
   return lines.join('\n');
 }

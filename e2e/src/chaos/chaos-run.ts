@@ -1,3 +1,5 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LocalPlatform } from '../support/platform';
 import { startLocalPlatform } from '../support/platform';
@@ -61,9 +63,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   await Promise.all([sources.start(), receiver.start()]);
   let local: LocalPlatform | undefined;
   let keepFiles = true;
+  // The converters' scratch space of this run alone, so that what killed converters leave in it can be counted.
+  const workDir = await mkdtemp(join(tmpdir(), 'transmute-chaos-work-'));
   try {
     log('starting the platform');
-    local = await startLocalPlatform({ name: 'chaos', families: CHAOS_FAMILIES, extraEnv: CHAOS_ENV });
+    local = await startLocalPlatform({ name: 'chaos', families: CHAOS_FAMILIES, extraEnv: { ...CHAOS_ENV, TRANSMUTE_WORK_DIR: workDir } });
     const { platform, infra } = local;
     const faults = options.faults ?? defaultFaults(platform);
     checkFaults(faults, platform);
@@ -144,6 +148,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const jobIds = outcomes.flatMap((outcome) => (outcome.jobId ? [outcome.jobId] : []));
     const stored = await storedOutputs(join(local.rootDir, 'data', 'storage'), jobIds);
     const hooks = webhookFindings(outcomes, receiver, records);
+    // Every job has ended: a task directory still here belongs to a converter that was killed and not cleared after.
+    const scratchLeft = (await readdir(workDir)).length;
     const failedReasons: Record<string, number> = {};
     for (const outcome of outcomes.filter((candidate) => candidate.status === 'failed')) {
       const reason = reasonOf(outcome.error ?? '');
@@ -167,6 +173,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       lostJobs: lost.map((outcome) => `${outcome.jobId} (${outcome.plan.kind}/${outcome.plan.importMode}${outcome.error ? `; ${outcome.error}` : ''})`),
       duplicateOutputs: stored.duplicates,
       partialFiles: stored.partials,
+      scratchLeft,
       duplicateWebhooks: hooks.duplicates,
       webhooksResentAfterKill: hooks.resentAfterKill,
       missingWebhooks: hooks.missing,
@@ -181,6 +188,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   } finally {
     // A run that lost or duplicated something keeps its logs, storage and database for a look.
     await local?.stop({ keepFiles }).catch(() => undefined);
+    if (!keepFiles) await rm(workDir, { recursive: true, force: true });
     await Promise.all([sources.stop(), receiver.stop()]);
   }
 }

@@ -28,6 +28,7 @@ test(
     expect(report.duplicateOutputs).toBe(0);
     expect(report.duplicateWebhooks).toBe(0);
     expect(report.missingWebhooks).toBe(0);
+    expect(report.scratchLeft).toBe(0);
     expect(report.faults.map((fault) => [fault.fault, fault.error ?? 'ok'])).toEqual(
       ['converter-image', 'job-orchestrator', 'importer', 'webhook-dispatcher', 'nats'].map((fault) => [fault, 'ok']),
     );

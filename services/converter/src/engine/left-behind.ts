@@ -1,8 +1,8 @@
 /**
  * Whether files named after process `pid` were left behind by a process that
  * is gone: it no longer runs, or it is this one's pid, which a predecessor in
- * the same container had too (the entry point always gets the same pid). Ask
- * only before this process has made any of its own.
+ * a restarted container usually had too (under tini, node is always its first
+ * child). Ask only before this process has made any of its own.
  */
 export function leftBehind(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;

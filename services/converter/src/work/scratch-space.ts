@@ -14,8 +14,8 @@ const TASK_DIRECTORY = /^task-(\d+)-/;
  * its own; on a pod they would stay in the emptyDir, which outlives a
  * container restart, until the volume's size limit evicts the pod. So each
  * start first removes the directories of processes that are gone, and of a
- * predecessor with this process's pid (the pid a container's entry point
- * always gets), before any task of its own.
+ * predecessor with this process's pid (a restarted container's process
+ * usually gets the pid it had before), before any task of its own.
  */
 @Injectable()
 export class ScratchSpace {

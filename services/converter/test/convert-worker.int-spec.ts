@@ -68,7 +68,8 @@ describe('converter worker', () => {
 
   it("removes a killed converter's scratch directory when it starts", async () => {
     await converter.until(async () => !(await readdir(converter.workDir).catch(() => [killedScratch])).includes(killedScratch), 'the scratch of the killed converter removed');
-    expect(converter.lastLogs()).toContain('removed the scratch directories of converters that were killed');
+    // The warning trails the removal through the process's stdout pipe.
+    await converter.until(() => converter.hasLogged('removed the scratch directories of converters that were killed'), 'the removal logged');
   });
 
   it('removes the scratch directory of each task once its outcome is reported, a failed one too', async () => {

@@ -98,6 +98,11 @@ export class ConverterProcess {
     }
   }
 
+  /** Whether the converter has written `text` to its output so far. */
+  hasLogged(text: string): boolean {
+    return this.logs.includes(text);
+  }
+
   lastLogs(): string {
     return this.logs.slice(-2_000);
   }

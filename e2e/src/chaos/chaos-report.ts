@@ -45,6 +45,8 @@ export interface ChaosReport {
   elapsedMs: number;
   /** Service logs of the run (kept when it did not pass). */
   logDir: string;
+  /** Everything of the run, kept when it did not pass: logs, storage, the converters' scratch space, the store. */
+  rootDir: string;
 }
 
 /** Nothing accepted was lost, nothing was produced or delivered twice, no scratch was left, and every fault was injected. */
@@ -146,6 +148,10 @@ export function formatReport(report: ChaosReport): string {
         `    ${fault.fault.padEnd(22)} down ${seconds(fault.downMs).padStart(7)}   held up ${seconds(fault.heldUpMs).padStart(7)}${fault.error ? `   ERROR ${fault.error}` : ''}`,
     ),
   ];
-  lines.push(chaosPassed(report) ? 'PASS: nothing lost, nothing duplicated, every webhook delivered, no scratch left' : `FAIL: see the logs in ${report.logDir}`);
+  lines.push(
+    chaosPassed(report)
+      ? 'PASS: nothing lost, nothing duplicated, every webhook delivered, no scratch left'
+      : `FAIL: see the logs in ${report.logDir}; storage and scratch space kept under ${report.rootDir}/data`,
+  );
   return lines.join('\n');
 }

@@ -1,5 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LocalPlatform } from '../support/platform';
 import { startLocalPlatform } from '../support/platform';
@@ -63,11 +62,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   await Promise.all([sources.start(), receiver.start()]);
   let local: LocalPlatform | undefined;
   let keepFiles = true;
-  // The converters' scratch space of this run alone, so that what killed converters leave in it can be counted.
-  const workDir = await mkdtemp(join(tmpdir(), 'transmute-chaos-work-'));
   try {
     log('starting the platform');
-    local = await startLocalPlatform({ name: 'chaos', families: CHAOS_FAMILIES, extraEnv: { ...CHAOS_ENV, TRANSMUTE_WORK_DIR: workDir } });
+    local = await startLocalPlatform({ name: 'chaos', families: CHAOS_FAMILIES, extraEnv: CHAOS_ENV });
     const { platform, infra } = local;
     const faults = options.faults ?? defaultFaults(platform);
     checkFaults(faults, platform);
@@ -149,7 +146,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const stored = await storedOutputs(join(local.rootDir, 'data', 'storage'), jobIds);
     const hooks = webhookFindings(outcomes, receiver, records);
     // Every job has ended: a task directory still here belongs to a converter that was killed and not cleared after.
-    const scratchLeft = (await readdir(workDir)).length;
+    // The converters' scratch space is this run's own (devstack puts it under the platform's data).
+    const scratchLeft = await entriesIn(local.platform.env['TRANSMUTE_WORK_DIR']);
     const failedReasons: Record<string, number> = {};
     for (const outcome of outcomes.filter((candidate) => candidate.status === 'failed')) {
       const reason = reasonOf(outcome.error ?? '');
@@ -182,13 +180,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       clientResends: client.resends,
       elapsedMs: Date.now() - startedAt,
       logDir: local.logDir,
+      rootDir: local.rootDir,
     };
     keepFiles = !chaosPassed(report);
     return report;
   } finally {
     // A run that lost or duplicated something keeps its logs, storage and database for a look.
     await local?.stop({ keepFiles }).catch(() => undefined);
-    if (!keepFiles) await rm(workDir, { recursive: true, force: true });
     await Promise.all([sources.stop(), receiver.stop()]);
   }
+}
+
+/** How many entries the converters' work directory holds; it exists once any convert ran, as one always does here. */
+async function entriesIn(directory: string | undefined): Promise<number> {
+  if (!directory) throw new Error('the platform names no converter work directory (TRANSMUTE_WORK_DIR)');
+  return (await readdir(directory)).length;
 }

@@ -12,7 +12,7 @@ describe('buildPlatformEnv', () => {
     secrets,
   };
 
-  it('gives every service the infrastructure, storage and keys', () => {
+  it('gives every service the infrastructure, storage, scratch space and keys', () => {
     expect(buildPlatformEnv(input)).toEqual({
       NODE_ENV: 'production',
       TRANSMUTE_NATS_URL: 'nats://127.0.0.1:4222',
@@ -22,6 +22,7 @@ describe('buildPlatformEnv', () => {
       TRANSMUTE_MCP_PUBLIC_URL: 'http://127.0.0.1:8086/mcp',
       TRANSMUTE_STORAGE_DRIVER: 'fs',
       TRANSMUTE_STORAGE_FS_ROOT: '/data/storage',
+      TRANSMUTE_WORK_DIR: '/data/work',
       TRANSMUTE_STORAGE_SIGNING_KEY: secrets.storageSigningKey,
       TRANSMUTE_DOWNLOAD_TOKEN_KEY: secrets.downloadTokenKey,
       TRANSMUTE_CREDENTIALS_KEY: secrets.credentialsKey,

@@ -28,6 +28,9 @@ export function buildPlatformEnv(input: PlatformEnvInput): Record<string, string
     TRANSMUTE_MCP_PUBLIC_URL: mcpUrlOf(input.mcpPort),
     TRANSMUTE_STORAGE_DRIVER: 'fs',
     TRANSMUTE_STORAGE_FS_ROOT: join(input.dataDir, 'storage'),
+    // Each platform's converters their own scratch space: what killed ones leave is found and removed
+    // with this platform's files, not in the /tmp/transmute-converter every run on the machine shared.
+    TRANSMUTE_WORK_DIR: join(input.dataDir, 'work'),
     TRANSMUTE_STORAGE_SIGNING_KEY: input.secrets.storageSigningKey,
     TRANSMUTE_DOWNLOAD_TOKEN_KEY: input.secrets.downloadTokenKey,
     TRANSMUTE_CREDENTIALS_KEY: input.secrets.credentialsKey,

@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SERVICE_CONFIG } from '@transmute/service-kit';
 import type { ConverterConfig } from '../config';
-import { leftBehind } from '../engine/left-behind';
+import { leftBehindEntries } from '../engine/left-behind';
 
 /** `task-<pid>-<random>`: the pid says whose directory it is, once that process is gone. */
 const TASK_DIRECTORY = /^task-(\d+)-/;
@@ -49,13 +49,9 @@ export class ScratchSpace {
 
   /** Removes what killed predecessors left; only before this process takes its first task. Returns how many; never throws. */
   async clearAbandoned(): Promise<number> {
-    const entries = await readdir(this.config.workDir).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') this.logger.warn({ err: error, workDir: this.config.workDir }, 'could not look for abandoned scratch directories');
-      return [];
-    });
-    const abandoned = entries.filter((name) => {
-      return leftBehind(Number(TASK_DIRECTORY.exec(name)?.[1]));
-    });
+    const abandoned = await leftBehindEntries(this.config.workDir, TASK_DIRECTORY, (error) =>
+      this.logger.warn({ err: error, workDir: this.config.workDir }, 'could not look for abandoned scratch directories'),
+    );
     await Promise.all(abandoned.map((name) => this.remove(join(this.config.workDir, name))));
     if (abandoned.length > 0) this.logger.warn({ directories: abandoned.length }, 'removed the scratch directories of converters that were killed');
     return abandoned.length;

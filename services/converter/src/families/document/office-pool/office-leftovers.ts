@@ -3,14 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Logger } from '@nestjs/common';
-import { leftBehind } from '../../../engine/left-behind';
+import { leftBehindEntries } from '../../../engine/left-behind';
 import { OSL_PIPE_DIR, officeSocketPaths } from './office-sockets';
 
 /** The profiles' parent a pool makes when none is configured: `transmute-office-<pid>-<random>` in the temp dir. */
 export const profileRootPrefix = () => `transmute-office-${process.pid}-`;
 const PROFILE_ROOT = /^transmute-office-(\d+)-/;
-
-const ownerOf = (pattern: RegExp, name: string): number => Number(pattern.exec(name)?.[1]);
 
 /**
  * What LibreOffice pools of killed converters left: their profiles' parent
@@ -29,16 +27,13 @@ async function sweepNow(uid = process.getuid?.() ?? 0): Promise<string[]> {
   const unoPipe = new RegExp(`^OSL_PIPE_${uid}_transmute-office-(\\d+)-`);
   const removed: string[] = [];
   const remove = (path: string) => rm(path, { recursive: true, force: true }).catch((error: unknown) => logger.warn({ err: error, path }, 'could not remove'));
-  const entries = async (directory: string) => readdir(directory).catch(() => [] as string[]);
-  for (const name of await entries(tmpdir())) {
-    if (!leftBehind(ownerOf(PROFILE_ROOT, name))) continue;
+  for (const name of await leftBehindEntries(tmpdir(), PROFILE_ROOT)) {
     const root = join(tmpdir(), name);
-    for (const profile of await entries(root)) await remove(officeSocketPaths(pathToFileURL(join(root, profile)).href, '')[1]!);
+    for (const profile of await readdir(root).catch(() => [] as string[])) await remove(officeSocketPaths(pathToFileURL(join(root, profile)).href, '')[1]!);
     await remove(root);
     removed.push(root);
   }
-  for (const name of await entries(OSL_PIPE_DIR)) {
-    if (!leftBehind(ownerOf(unoPipe, name))) continue;
+  for (const name of await leftBehindEntries(OSL_PIPE_DIR, unoPipe)) {
     await remove(join(OSL_PIPE_DIR, name));
     removed.push(join(OSL_PIPE_DIR, name));
   }

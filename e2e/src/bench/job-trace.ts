@@ -7,9 +7,11 @@
  * import/base64 -> convert -> export/url) N times one at a time, with a
  * client subscribed to every subject of the platform's NATS. For each job it
  * notes when each message passed, counted from the complete-upload request,
- * and prints the medians of the milestones on the job's critical path and
- * the whole timeline of the median job. The tracer receives a copy of every
- * message, which itself slows NATS a little: read the gaps, not the total.
+ * and prints the medians of the milestones on the job's critical path, the
+ * whole timeline of the median job, and a census: every message of a job,
+ * from its create to its end, by kind, per job. The tracer receives a copy
+ * of every message, which itself slows NATS a little: read the gaps, not the
+ * total.
  *
  * Against `make up` (its .transmute/endpoints.json and dev key), or with
  * `--start` its own platform through @transmute/devstack. Another running
@@ -46,6 +48,38 @@ interface Traced {
   passed: Passed[];
 }
 
+/**
+ * A message's kind for the census: its subject without the job, account or
+ * inbox it names. A subscriber to `>` also sees each JetStream delivery (the
+ * message again, on its own subject) and each reply (on an inbox).
+ */
+const KINDS: Array<[RegExp, string]> = [
+  [/^_INBOX\./, 'replies (requests, KV writes, publish acks, gets)'],
+  [/^\$KV\.([^.]+)\..*/, '$KV.$1'],
+  [/^\$JS\.API\.DIRECT\.GET\.([^.]+).*/, 'direct get $1'],
+  [/^\$JS\.API\.CONSUMER\.MSG\.NEXT\..*/, 'pull requests'],
+  [/^\$JS\.ACK\..*/, 'acks'],
+  [/^\$JS\.EVENT\..*/, 'JetStream advisories'],
+  [/^\$JS\.API\.([A-Z]+\.[A-Z]+)\..*/, 'JetStream API $1'],
+  [/^job\.events\.[^.]+\.progress$/, 'job.events.<job>.progress'],
+  [/^job\.events\..*/, 'job.events.<job>'],
+  [/^jobs\.active\..*/, 'jobs.active.<job>'],
+];
+const kindOf = (subject: string): string => {
+  for (const [pattern, kind] of KINDS) {
+    const match = pattern.exec(subject);
+    if (match) return kind.replace(/\$(\d)/g, (_all, group: string) => match[Number(group)] ?? '');
+  }
+  return subject;
+};
+
+/** Messages per job by kind, most first. */
+function formatCensus(census: Map<string, number>, jobs: number): string {
+  const total = [...census.values()].reduce((sum, count) => sum + count, 0);
+  const rows = [...census].sort((a, b) => b[1] - a[1]).map(([kind, count]) => `  ${(count / jobs).toFixed(2).padStart(7)}  ${kind}`);
+  return `\nevery message from create to the end, per job (${jobs} jobs): ${(total / jobs).toFixed(1)}\n${rows.join('\n')}\n`;
+}
+
 function milestoneMs(trace: Traced, milestone: (typeof MILESTONES)[number]): number | undefined {
   const matching = trace.passed.filter((message) => milestone.subject.test(message.subject));
   return (milestone.last ? matching[matching.length - 1] : matching[0])?.atMs;
@@ -59,11 +93,15 @@ async function natsUrlOf(startedUrl: string | undefined, givenUrl: string | unde
   return lookup.endpoints.natsUrl;
 }
 
-async function traceOne(nats: NatsConnection, baseUrl: string, apiKey: string, png: Buffer, index: number): Promise<Traced> {
+async function traceOne(nats: NatsConnection, baseUrl: string, apiKey: string, png: Buffer, index: number, census?: Map<string, number>): Promise<Traced> {
   const passed: Passed[] = [];
   let began = 0;
   const tracer = nats.subscribe('>', {
     callback: (_error, message) => {
+      if (census) {
+        const kind = kindOf(message.subject);
+        census.set(kind, (census.get(kind) ?? 0) + 1);
+      }
       if (began) passed.push({ atMs: performance.now() - began, subject: message.subject, bytes: message.data.length });
     },
   });
@@ -86,9 +124,10 @@ async function main(): Promise<void> {
   try {
     const png = (await gradientPng(256, 256)).bytes;
     const traces: Traced[] = [];
+    const census = new Map<string, number>();
     // One untimed job first: the converter's first conversion loads its codecs.
     await traceOne(nats, target.client.baseUrl, target.apiKey, png, 0);
-    for (let index = 1; index <= jobs; index++) traces.push(await traceOne(nats, target.client.baseUrl, target.apiKey, png, index));
+    for (let index = 1; index <= jobs; index++) traces.push(await traceOne(nats, target.client.baseUrl, target.apiKey, png, index, census));
     process.stdout.write(`\n${jobs} small jobs one at a time; ms after the complete-upload request was sent (medians):\n`);
     for (const milestone of MILESTONES) {
       const times = traces.map((trace) => milestoneMs(trace, milestone)).filter((ms): ms is number => ms !== undefined);
@@ -105,6 +144,7 @@ async function main(): Promise<void> {
       if (message.atMs > middle.totalMs) break;
       process.stdout.write(`  +${message.atMs.toFixed(2).padStart(7)}  ${message.subject.slice(0, 72).padEnd(72)} ${String(message.bytes).padStart(6)} B\n`);
     }
+    process.stdout.write(formatCensus(census, jobs));
     failed = false;
   } finally {
     await nats.close();

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { leftBehindEntries } from './left-behind';
+import { exitedPid, runningProcess } from './owner-processes.test-support';
 
-/* Real processes for the owners: this one, its parent (running) and one that has exited. */
+/* Real processes for the owners: this one, a running one and one that has exited. */
 
 const OWNED = /^owned-(\d+)-/;
 let directory: string;
@@ -16,20 +15,19 @@ afterEach(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-async function exitedPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '']);
-  await once(child, 'exit');
-  return child.pid!;
-}
-
 describe('leftBehindEntries', () => {
   it("names the entries of exited processes and of this process's pid, and keeps those of running ones and those without a pid", async () => {
     const gone = await exitedPid();
-    for (const name of [`owned-${gone}-a`, `owned-${process.pid}-b`, `owned-${process.ppid}-c`, 'owned-x-d', `other-${gone}-e`]) await mkdir(join(directory, name));
+    const running = runningProcess();
+    try {
+      for (const name of [`owned-${gone}-a`, `owned-${process.pid}-b`, `owned-${running.pid}-c`, 'owned-x-d', `other-${gone}-e`]) await mkdir(join(directory, name));
 
-    const found = await leftBehindEntries(directory, OWNED);
+      const found = await leftBehindEntries(directory, OWNED);
 
-    expect(found.sort()).toEqual([`owned-${gone}-a`, `owned-${process.pid}-b`].sort());
+      expect(found.sort()).toEqual([`owned-${gone}-a`, `owned-${process.pid}-b`].sort());
+    } finally {
+      running.kill();
+    }
   });
 
   it('finds nothing in a directory that does not exist, and says nothing of it', async () => {

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
+import { exitedPid, runningProcess } from '../engine/owner-processes.test-support';
 import { ScratchSpace } from './scratch-space';
 
 /* A real work directory, and real processes for the owners: one still running, one that has exited. */
@@ -14,12 +13,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
-
-async function exitedPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '']);
-  await once(child, 'exit');
-  return child.pid!;
-}
 
 async function leftBy(pid: number | string, name = 'abc123'): Promise<string> {
   const directory = join(workDir, `task-${pid}-${name}`);
@@ -39,11 +32,11 @@ describe('ScratchSpace', () => {
   });
 
   it('removes at start the directories of converters that are gone and of a predecessor with its own pid, not those of a running one', async () => {
-    const running = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const running = runningProcess();
     try {
       await leftBy(await exitedPid());
       await leftBy(process.pid);
-      const live = await leftBy(running.pid!);
+      const live = await leftBy(running.pid);
       await writeFile(join(workDir, 'task-not-a-pid'), '');
 
       const space = new ScratchSpace({ workDir });

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { exitedPid, runningProcess } from '../../../engine/owner-processes.test-support';
 import { clearAbandonedOffices } from './office-leftovers';
 import { officeSocketPaths } from './office-sockets';
 
@@ -35,12 +34,11 @@ describe('clearAbandonedOffices', () => {
   });
 
   it("removes the profiles and pipes of a converter that is gone, and keeps a running one's", async () => {
-    const exited = spawn(process.execPath, ['-e', '']);
-    await once(exited, 'exit');
-    const running = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const exited = await exitedPid();
+    const running = runningProcess();
     try {
-      const gone = await poolFilesOf(exited.pid!);
-      const live = await poolFilesOf(running.pid!);
+      const gone = await poolFilesOf(exited);
+      const live = await poolFilesOf(running.pid);
       made.push(...gone, ...live);
 
       const removed = await clearAbandonedOffices();

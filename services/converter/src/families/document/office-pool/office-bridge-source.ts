@@ -13,7 +13,7 @@
  * Kept as a string so the TypeScript build ships it without a copy step.
  */
 export const OFFICE_BRIDGE_SOURCE = String.raw`
-import json, os, shutil, subprocess, sys, tempfile, threading, time
+import json, os, shutil, subprocess, sys, threading, time
 import uno
 from com.sun.star.beans import PropertyValue
 
@@ -91,9 +91,13 @@ def convert(request):
 def warm_up():
     # A process's first conversion loads Writer's DOCX filters and the PDF writer (~0.1-0.3 s): here, not
     # in a user's job. Calc and Impress (+44 MB per process) load with the first job that needs them.
-    scratch = tempfile.mkdtemp(prefix='transmute-office-warm-up-')
+    # Inside the profile, under a fixed name: one bridge at a time uses a profile, and what a bridge killed
+    # mid-warm-up leaves is removed by the next start here, or with a killed pool's profiles.
+    scratch = os.path.join(uno.fileUrlToSystemPath(profile_url), 'warm-up')
     source = os.path.join(scratch, 'warm-up.docx')
     try:
+        shutil.rmtree(scratch, ignore_errors=True)
+        os.makedirs(scratch)
         document = desktop.loadComponentFromURL('private:factory/swriter', '_blank', 0, (prop('Hidden', True),))
         try:
             document.storeToURL(uno.systemPathToFileUrl(source), (prop('FilterName', 'MS Word 2007 XML'), prop('Overwrite', True)))

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -114,6 +114,10 @@ describe('OfficePool', () => {
     const pool = new OfficePool(config({ size: 1, profileRoot: profiles }));
     const warmUpDirs = async () => (await readdir(tmpdir())).filter((name) => name.startsWith('transmute-office-warm-up-'));
     const before = await warmUpDirs();
+    // What a bridge killed in the middle of its warm-up leaves in its profile.
+    const warmUp = join(profiles, 'profile-0', 'warm-up');
+    await mkdir(warmUp, { recursive: true });
+    await writeFile(join(warmUp, 'warm-up.docx'), 'left by a killed bridge');
     try {
       await pool.start();
       // Read before any job: what a user's first conversion would otherwise have to load.
@@ -123,6 +127,7 @@ describe('OfficePool', () => {
       }
       expect(pool.servedCounts()).toEqual([0]);
       expect(await warmUpDirs()).toEqual(before);
+      await expect(stat(warmUp)).rejects.toMatchObject({ code: 'ENOENT' });
     } finally {
       await pool.stop();
     }

@@ -13,11 +13,20 @@
  * Kept as a string so the TypeScript build ships it without a copy step.
  */
 export const OFFICE_BRIDGE_SOURCE = String.raw`
-import json, os, shutil, subprocess, sys, threading, time
+import json, os, shutil, subprocess, sys, threading, time, urllib.parse
+
+soffice, profile_url, pipe_name = sys.argv[1], sys.argv[2], sys.argv[3]
+# LibreOffice's temporary files (a lu*.tmp per process, a document's while it converts, the warm-up) go
+# inside the profile, emptied here at each start: a killed soffice cannot remove its own, and in /tmp
+# nothing would say whose they were. Set before uno loads, so this process and soffice both use it.
+temp_dir = os.path.join(urllib.parse.unquote(urllib.parse.urlparse(profile_url).path), 'tmp')
+shutil.rmtree(temp_dir, ignore_errors=True)
+os.makedirs(temp_dir)
+os.environ['TMPDIR'] = temp_dir
+
 import uno
 from com.sun.star.beans import PropertyValue
 
-soffice, profile_url, pipe_name = sys.argv[1], sys.argv[2], sys.argv[3]
 office = subprocess.Popen([
     soffice, '--headless', '--invisible', '--nologo', '--norestore', '--nodefault', '--nolockcheck',
     '--nofirststartwizard', '-env:UserInstallation=' + profile_url,
@@ -91,12 +100,9 @@ def convert(request):
 def warm_up():
     # A process's first conversion loads Writer's DOCX filters and the PDF writer (~0.1-0.3 s): here, not
     # in a user's job. Calc and Impress (+44 MB per process) load with the first job that needs them.
-    # Inside the profile, under a fixed name: one bridge at a time uses a profile, and what a bridge killed
-    # mid-warm-up leaves is removed by the next start here, or with a killed pool's profiles.
-    scratch = os.path.join(uno.fileUrlToSystemPath(profile_url), 'warm-up')
+    scratch = os.path.join(temp_dir, 'warm-up')
     source = os.path.join(scratch, 'warm-up.docx')
     try:
-        shutil.rmtree(scratch, ignore_errors=True)
         os.makedirs(scratch)
         document = desktop.loadComponentFromURL('private:factory/swriter', '_blank', 0, (prop('Hidden', True),))
         try:

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Logger } from '@nestjs/common';
 import { OfficePool } from './office-pool';
@@ -114,10 +114,13 @@ describe('OfficePool', () => {
     const pool = new OfficePool(config({ size: 1, profileRoot: profiles }));
     const warmUpDirs = async () => (await readdir(tmpdir())).filter((name) => name.startsWith('transmute-office-warm-up-'));
     const before = await warmUpDirs();
-    // What a bridge killed in the middle of its warm-up leaves in its profile.
-    const warmUp = join(profiles, 'profile-0', 'warm-up');
-    await mkdir(warmUp, { recursive: true });
-    await writeFile(join(warmUp, 'warm-up.docx'), 'left by a killed bridge');
+    // What a killed soffice and a bridge killed in the middle of its warm-up leave in the profile's temp dir.
+    const temp = join(profiles, 'profile-0', 'tmp');
+    const leftByKilled = [join(temp, 'lu4242abc.tmp', 'key4.db'), join(temp, 'warm-up', 'warm-up.docx')];
+    for (const file of leftByKilled) {
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, 'left by a killed process');
+    }
     try {
       await pool.start();
       // Read before any job: what a user's first conversion would otherwise have to load.
@@ -127,7 +130,9 @@ describe('OfficePool', () => {
       }
       expect(pool.servedCounts()).toEqual([0]);
       expect(await warmUpDirs()).toEqual(before);
-      await expect(stat(warmUp)).rejects.toMatchObject({ code: 'ENOENT' });
+      for (const file of leftByKilled) await expect(stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
+      // soffice's own temporary directory is there, not in the shared temp dir.
+      expect((await readdir(temp)).filter((name) => /^lu\w+\.tmp$/.test(name)).length).toBeGreaterThan(0);
     } finally {
       await pool.stop();
     }

@@ -10,8 +10,8 @@ export interface JsonLinesProcessSettings {
   label: string;
   /** The program, looked up for each start (after `prepare`). */
   command: string | (() => string);
-  /** Decided afresh for each start (e.g. a new pipe name, so a restart never meets its predecessor's socket). */
-  launch: () => Launch;
+  /** Decided afresh for each start (e.g. a new pipe name, so a restart never meets its predecessor's socket); a throw is a failed start. */
+  launch: () => Launch | Promise<Launch>;
   env: NodeJS.ProcessEnv;
   /** Runs before each start (find the program, make its directories); a throw is a failed start. */
   prepare?: () => Promise<void>;
@@ -26,6 +26,8 @@ export interface Launch {
   args: readonly string[];
   /** Files this start may leave behind when killed (its sockets); removed once it exits. */
   leftovers?: readonly string[];
+  /** Variables of this start only, over `env` (e.g. its own temporary directory). */
+  env?: NodeJS.ProcessEnv;
 }
 
 interface Pending {
@@ -68,18 +70,20 @@ export class JsonLinesProcess<Job extends object> implements EngineProcess<Job> 
   }
 
   async start(): Promise<void> {
+    let launch: Launch;
     try {
       await this.settings.prepare?.();
+      launch = await this.settings.launch();
     } catch (error) {
       throw ServiceFailure.unavailable(`${this.settings.label} could not start: ${(error as Error).message}`, error);
     }
     const { command } = this.settings;
-    const { args, leftovers = [] } = this.settings.launch();
+    const { args, leftovers = [] } = launch;
     const child = spawn(typeof command === 'string' ? command : command(), [...args], {
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,
-      env: this.settings.env,
+      env: { ...this.settings.env, ...launch.env },
     });
     this.child = child;
     // Writing to a process that just died raises EPIPE here; its exit handler fails the pending job.

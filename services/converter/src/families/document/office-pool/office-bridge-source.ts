@@ -13,16 +13,11 @@
  * Kept as a string so the TypeScript build ships it without a copy step.
  */
 export const OFFICE_BRIDGE_SOURCE = String.raw`
-import json, os, shutil, subprocess, sys, threading, time, urllib.parse
+import json, os, shutil, subprocess, sys, threading, time
 
 soffice, profile_url, pipe_name = sys.argv[1], sys.argv[2], sys.argv[3]
-# LibreOffice's temporary files (a lu*.tmp per process, a document's while it converts, the warm-up) go
-# inside the profile, emptied here at each start: a killed soffice cannot remove its own, and in /tmp
-# nothing would say whose they were. Set before uno loads, so this process and soffice both use it.
-temp_dir = os.path.join(urllib.parse.unquote(urllib.parse.urlparse(profile_url).path), 'tmp')
-shutil.rmtree(temp_dir, ignore_errors=True)
-os.makedirs(temp_dir)
-os.environ['TMPDIR'] = temp_dir
+# The slot's own temporary directory, emptied by the converter before this start; soffice inherits it.
+temp_dir = os.environ['TMPDIR']
 
 import uno
 from com.sun.star.beans import PropertyValue

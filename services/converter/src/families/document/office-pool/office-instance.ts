@@ -1,3 +1,5 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { EngineProcess, EngineProcessEvents } from '../../../engine/supervisor/engine-process';
 import { JsonLinesProcess } from '../../../engine/supervisor/json-lines-process';
@@ -40,13 +42,20 @@ export function officeProcess(
       label: 'LibreOffice',
       prepare: settings.prepare,
       command: () => settings.programs().python,
-      launch: () => {
+      launch: async () => {
         const { soffice, profileDir } = settings.programs();
         const profileUrl = pathToFileURL(profileDir).href;
         // A fresh UNO pipe name per start: a restarted soffice never meets its killed predecessor's socket.
         const pipeName = `transmute-office-${process.pid}-${slot}-${Date.now()}`;
+        // LibreOffice's temporary files (a lu*.tmp per process, a document's while it converts, the warm-up) go
+        // inside the profile, emptied at each start: a killed soffice cannot remove its own, and in /tmp
+        // nothing would say whose they were.
+        const tempDir = join(profileDir, 'tmp');
+        await rm(tempDir, { recursive: true, force: true });
+        await mkdir(tempDir, { recursive: true });
         return {
           args: ['-c', OFFICE_BRIDGE_SOURCE, soffice, profileUrl, pipeName],
+          env: { TMPDIR: tempDir },
           leftovers: officeSocketPaths(profileUrl, pipeName),
         };
       },

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -82,8 +82,11 @@ export async function startUnoservers(daemons: number, dir: string, sample: stri
     const args = ['--interface', '127.0.0.1', '--uno-interface', '127.0.0.1', '--port', String(server.port), '--uno-port', String(server.unoPort)];
     // A plain path: unoserver makes the file URL itself.
     args.push('--user-installation', join(dir, `unoserver-profile-${index}`), '--quiet');
+    // soffice's lu*.tmp, which a SIGKILLed one never removes, goes with the run's directory instead of /tmp.
+    const tempDir = join(dir, `unoserver-tmp-${index}`);
+    await mkdir(tempDir, { recursive: true });
     // Its own process group, so stop() ends the daemon and the soffice it started together.
-    children.push(spawn(bin('unoserver'), args, { detached: true, stdio: 'ignore' }));
+    children.push(spawn(bin('unoserver'), args, { detached: true, stdio: 'ignore', env: { ...process.env, TMPDIR: tempDir } }));
   }
   const convertOn = async (port: number, input: string, output: string) => {
     const began = performance.now();

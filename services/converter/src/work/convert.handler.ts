@@ -41,7 +41,7 @@ export class ConvertHandler {
       const progress = new ProgressThrottle((percent) => {
         const { subject, message, msgId } = progressOutcome(work, percent);
         return this.publisher.publish(subject, TaskOutcomeSchema, message, msgId);
-      });
+      }, this.config.startedReportDelayMs);
       const timer = conversionSeconds.startTimer({ family: this.family.name });
       try {
         await withTimeLimit(this.config.convertTimeoutMs, context.signal, (signal) =>

@@ -6,6 +6,7 @@ describe('ProgressThrottle', () => {
     const sent: number[] = [];
     const throttle = new ProgressThrottle(
       async (percent) => void sent.push(percent),
+      0,
       () => now,
       1_000,
     );
@@ -23,8 +24,41 @@ describe('ProgressThrottle', () => {
     expect(sent).toEqual([0, 2, 100]);
   });
 
+  it('says nothing while the conversion is younger than the quiet period, its 100 included', () => {
+    let now = 5_000;
+    const sent: number[] = [];
+    const quick = new ProgressThrottle(
+      async (percent) => void sent.push(percent),
+      500,
+      () => now,
+    );
+    quick.report(1);
+    now = 5_045;
+    quick.report(100);
+    expect(sent).toEqual([]);
+
+    now = 0;
+    const long = new ProgressThrottle(
+      async (percent) => void sent.push(percent),
+      500,
+      () => now,
+    );
+    long.report(1); // at the start: withheld, and not counted as sent
+    now = 400;
+    long.report(1);
+    now = 600;
+    long.report(1); // the first figure once the quiet period is over
+    now = 900;
+    long.report(40); // within the interval of that report
+    now = 1_700;
+    long.report(40);
+    now = 1_800;
+    long.report(100);
+    expect(sent).toEqual([1, 40, 100]);
+  });
+
   it('swallows a failing sink', () => {
-    const throttle = new ProgressThrottle(() => Promise.reject(new Error('nats away')));
+    const throttle = new ProgressThrottle(() => Promise.reject(new Error('nats away')), 0);
     expect(() => throttle.report(10)).not.toThrow();
   });
 });

@@ -1,10 +1,11 @@
 /**
  * `pnpm bench:trace`: where one small job's latency goes, hop by hop.
  *
- *   node e2e/dist/bench/job-trace.js [--jobs N (40)] [--start] [--nats URL]
+ *   node e2e/dist/bench/job-trace.js [--jobs N (40)] [--docx] [--start] [--nats URL]
  *
  * Runs the throughput benchmark's small job (256x256 PNG -> JPG,
- * import/base64 -> convert -> export/url) N times one at a time, with a
+ * import/base64 -> convert -> export/url), or with --docx its 10-page
+ * DOCX -> PDF job, N times one at a time, with a
  * client subscribed to every subject of the platform's NATS. For each job it
  * notes when each message passed, counted from the complete-upload request,
  * and prints the medians of the milestones on the job's critical path, the
@@ -18,11 +19,15 @@
  * platform's NATS is given with --nats (or TRANSMUTE_NATS_URL), as for the
  * throughput benchmark.
  */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type NatsConnection, connect } from 'nats';
 import { findLocalEndpoints } from '@transmute/service-kit';
 import { gradientPng } from '../support/samples';
 import { median, openBenchTarget, positiveInteger } from './bench-kit';
+import { writeBenchDocx } from './engine-loop-client';
 import { base64Job, runEventJob } from './job-phase';
 
 const JOB_TIMEOUT_MS = 60_000;
@@ -93,7 +98,24 @@ async function natsUrlOf(startedUrl: string | undefined, givenUrl: string | unde
   return lookup.endpoints.natsUrl;
 }
 
-async function traceOne(nats: NatsConnection, baseUrl: string, apiKey: string, png: Buffer, index: number, census?: Map<string, number>): Promise<Traced> {
+/** The file each traced job converts. */
+interface TraceSample {
+  bytes: Buffer;
+  from: string;
+  to: string;
+}
+
+/** The throughput benchmark's 10-page DOCX, made by the engines in a directory of its own. */
+async function benchDocx(): Promise<TraceSample> {
+  const dir = await mkdtemp(join(tmpdir(), 'transmute-bench-trace-'));
+  try {
+    return { bytes: await readFile(await writeBenchDocx(dir)), from: 'docx', to: 'pdf' };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function traceOne(nats: NatsConnection, baseUrl: string, apiKey: string, sample: TraceSample, index: number, census?: Map<string, number>): Promise<Traced> {
   const passed: Passed[] = [];
   let began = 0;
   const tracer = nats.subscribe('>', {
@@ -107,7 +129,7 @@ async function traceOne(nats: NatsConnection, baseUrl: string, apiKey: string, p
   });
   try {
     await nats.flush();
-    const outcome = await runEventJob(baseUrl, apiKey, base64Job(png, 'png', 'jpg', `bench-trace-${index}`), JOB_TIMEOUT_MS, () => (began = performance.now()));
+    const outcome = await runEventJob(baseUrl, apiKey, base64Job(sample.bytes, sample.from, sample.to, `bench-trace-${index}`), JOB_TIMEOUT_MS, () => (began = performance.now()));
     if (!outcome.ok) throw new Error(outcome.error);
     return { totalMs: outcome.latencyMs, passed };
   } finally {
@@ -116,19 +138,23 @@ async function traceOne(nats: NatsConnection, baseUrl: string, apiKey: string, p
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { jobs: { type: 'string' }, start: { type: 'boolean', default: false }, nats: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    options: { jobs: { type: 'string' }, docx: { type: 'boolean', default: false }, start: { type: 'boolean', default: false }, nats: { type: 'string' } },
+    strict: true,
+  });
   const jobs = positiveInteger('jobs', values.jobs, 40);
-  const target = await openBenchTarget(values.start ?? false, { name: 'bench-trace' });
+  const target = await openBenchTarget(values.start ?? false, { name: 'bench-trace', families: values.docx ? ['document'] : ['image'] });
   let failed = true;
   const nats = await connect({ servers: await natsUrlOf(target.started?.infra.natsUrl, values.nats ?? process.env['TRANSMUTE_NATS_URL']), name: 'bench-trace' });
   try {
-    const png = (await gradientPng(256, 256)).bytes;
+    const sample: TraceSample = values.docx ? await benchDocx() : { bytes: (await gradientPng(256, 256)).bytes, from: 'png', to: 'jpg' };
+    const label = values.docx ? 'DOCX' : 'small';
     const traces: Traced[] = [];
     const census = new Map<string, number>();
     // One untimed job first: the converter's first conversion loads its codecs.
-    await traceOne(nats, target.client.baseUrl, target.apiKey, png, 0);
-    for (let index = 1; index <= jobs; index++) traces.push(await traceOne(nats, target.client.baseUrl, target.apiKey, png, index, census));
-    process.stdout.write(`\n${jobs} small jobs one at a time; ms after the complete-upload request was sent (medians):\n`);
+    await traceOne(nats, target.client.baseUrl, target.apiKey, sample, 0);
+    for (let index = 1; index <= jobs; index++) traces.push(await traceOne(nats, target.client.baseUrl, target.apiKey, sample, index, census));
+    process.stdout.write(`\n${jobs} ${label} jobs one at a time; ms after the complete-upload request was sent (medians):\n`);
     for (const milestone of MILESTONES) {
       const times = traces.map((trace) => milestoneMs(trace, milestone)).filter((ms): ms is number => ms !== undefined);
       process.stdout.write(`  ${milestone.name.padEnd(52)} ${times.length ? median(times).toFixed(2).padStart(7) : '    n/a'}\n`);

@@ -28,7 +28,7 @@ export function workerConfig(defaults: { concurrency: number; ackWaitMs: number 
     startedReportDelayMs: envVar(
       'TRANSMUTE_STARTED_REPORT_DELAY_MS',
       z.coerce.number().int().min(0).default(500),
-      'A task still running this long is reported started (the job shows converting); one done sooner reports only its end. 0 reports every start.',
+      'A task still running this long is reported started (the job shows converting), and a conversion sends progress only from then on; one done sooner reports only its end. 0 reports every start and all progress.',
     ),
   };
 }

@@ -81,3 +81,17 @@ describe('converter worker', () => {
     expect(await readdir(converter.workDir)).toEqual([]);
   });
 });
+
+describe('converter worker, a conversion quicker than the started-report delay', () => {
+  // Far above any conversion of a cube, so the spec checks the setting's reach, not the machine's speed.
+  const converter = new ConverterProcess('3d', { TRANSMUTE_STARTED_REPORT_DELAY_MS: '20000' });
+  beforeAll(() => converter.start());
+  afterAll(() => converter.stop());
+
+  it('reports only its end: no started, and none of the progress its family reports', async () => {
+    await converter.submit('quick', CUBE_OBJ, 'obj', 'stl', { encoding: 'ascii' });
+    await converter.until(() => converter.ended('quick'), 'the quick task outcome');
+    const kinds = converter.outcomes.filter((outcome) => outcome.taskName === 'quick').map((outcome) => outcome.outcome.case);
+    expect(kinds).toEqual(['succeeded']);
+  });
+});

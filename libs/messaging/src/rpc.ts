@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type CallHandler, type ExecutionContext, type INestApplication, Inject, Injectable, Logger, type NestInterceptor } from '@nestjs/common';
-import { MessagePattern, type MicroserviceOptions, type NatsContext, NatsRecordBuilder, type WritePacket } from '@nestjs/microservices';
+import { type INestApplication, Inject, Injectable, Logger } from '@nestjs/common';
+import { MessagePattern, type MicroserviceOptions, NatsRecordBuilder, type WritePacket } from '@nestjs/microservices';
 import { NatsResponseJSONDeserializer } from '@nestjs/microservices/deserializers';
 import { NatsRecordSerializer } from '@nestjs/microservices/serializers';
 import { type DescMessage, type MessageShape, fromJson, toJson, type JsonValue } from '@bufbuild/protobuf';
 import type { MsgHdrs, NatsConnection } from 'nats';
-import type { Observable } from 'rxjs';
 import { ErrorCode, ServiceFailure, asServiceFailure } from '@transmute/contracts';
-import { runWithRequestId } from '@transmute/service-kit';
-import { requestIdFrom, requestIdHeaders } from './request-id-headers';
+import { requestIdHeaders } from './request-id-headers';
 import { type ReplyValue, failureReply, replyValue, successReply, valueCaseOf } from './rpc-outcome';
 import { SERVICE_CONNECTION_OPTIONS } from './connection-options';
 import { SubjectServerNats } from './subject-server-nats';
@@ -90,20 +88,6 @@ export function RpcHandler<Req extends DescMessage, Res extends DescMessage>(sub
   };
 }
 
-/**
- * Runs each RPC handler inside the request id its message carries (a fresh
- * one when it carries none), so its log lines and onward messages name it.
- */
-export class RpcRequestContextInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() !== 'rpc') return next.handle();
-    const nats = context.switchToRpc().getContext<NatsContext | undefined>();
-    const received = typeof nats?.getHeaders === 'function' ? (nats.getHeaders() as MsgHdrs | undefined) : undefined;
-    // Nest binds the handler to the async context `handle()` is called in.
-    return runWithRequestId(requestIdFrom(received), () => next.handle());
-  }
-}
-
 export interface RpcRequestOptions {
   timeoutMs?: number;
   /** The client-facing message when nobody answers, e.g. "the catalogue is unavailable; try again shortly". */
@@ -181,8 +165,6 @@ export class RpcClient {
 
 /** Attaches the NATS request/reply server; `queue` spreads requests across replicas. */
 export async function connectRpcServer(app: INestApplication, options: { url: string; queue: string }): Promise<void> {
-  // Before connecting: the hybrid server builds its handlers at once, from the app's (inherited) config.
-  app.useGlobalInterceptors(new RpcRequestContextInterceptor());
   app.connectMicroservice<MicroserviceOptions>(
     { strategy: new SubjectServerNats({ ...SERVICE_CONNECTION_OPTIONS, servers: [options.url], queue: options.queue, name: `${options.queue}-rpc` }) },
     { inheritAppConfig: true },

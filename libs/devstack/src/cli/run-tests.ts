@@ -42,13 +42,18 @@ async function main(): Promise<number> {
   const resultsFile = join(resultsDir, 'jest.json');
   await mkdir(resultsDir, { recursive: true });
   await rm(resultsFile, { force: true });
-  const jest = await runUntilResults('pnpm', ['exec', 'jest', '--json', '--outputFile', resultsFile, ...positionals], {
+  // Names what holds jest open, should a suite leak a handle. Last, since jest's
+  // array options take every argument that follows them.
+  const reporters = ['--reporters=default', `--reporters=${join(__dirname, '../jest/open-handles-reporter.js')}`];
+  const jest = await runUntilResults('pnpm', ['exec', 'jest', '--json', '--outputFile', resultsFile, ...positionals, ...reporters], {
     cwd: repoRoot(),
     resultsFile,
     graceMs: JEST_EXIT_GRACE_MS,
   });
   if (jest.hung) {
-    console.log(`\njest did not exit ${JEST_EXIT_GRACE_MS / 1000} s after writing its results, so it was killed: a test left a handle open (find it with --detectOpenHandles)`);
+    console.log(
+      `\njest did not exit ${JEST_EXIT_GRACE_MS / 1000} s after writing its results, so it was killed: a test left a handle open (named above, 5 s after the last suite)`,
+    );
     checks.push({ name: 'jest-exit', passed: false });
   }
   let results: JestResults | undefined;

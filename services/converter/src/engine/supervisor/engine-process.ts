@@ -17,7 +17,7 @@ export interface EngineProcess<Job> {
   run(job: Job, signal: AbortSignal): Promise<void>;
   /** SIGKILLs the process and everything it spawned; `isAlive` is false at once. */
   kill(): void;
-  /** Kills the process and resolves once it has exited (at once when it is not running). */
+  /** Kills the process and resolves once it has exited (at once when it is not running); a start still preparing then spawns nothing. */
   stop(): Promise<void>;
 }
 

@@ -229,6 +229,28 @@ describe('EngineSupervisor', () => {
     expect(supervisor.servedCounts()).toEqual([2]);
   });
 
+  it('stops a process that is still preparing its start: once stop resolves, nothing runs and nothing is spawned', async () => {
+    let preparing = 0;
+    let spawned = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const supervisor = new EngineSupervisor<FakeJob>(
+      { engine, label: 'FakeEngine', size: 1, maxConversions: 100, timeoutMs: 5_000, queueLimit: 4, idleStopMs: 0, failureThreshold: 3 },
+      fakeEngineFactory(script, { failStartFile, prepare: () => ((preparing += 1), gate), onSpawn: () => (spawned += 1) }),
+    );
+    supervisors.push(supervisor);
+    const starting = supervisor.start();
+    await waitFor(() => preparing === 1);
+
+    const stopped = supervisor.stop();
+    release();
+    await stopped;
+    await starting;
+    expect(spawned).toBe(0);
+    expect(supervisor.pids()).toEqual([undefined]);
+    expect(await metricValue('transmute_engine_start_failures_total', { engine })).toBe(0);
+  });
+
   it('cancels a waiting conversion without running it, and refuses work once stopped', async () => {
     const supervisor = supervise();
     await supervisor.start();

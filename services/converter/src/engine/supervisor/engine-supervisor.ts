@@ -184,7 +184,13 @@ export class EngineSupervisor<Job extends object> {
     clearTimeout(this.idleTimer);
     for (const slot of this.slots) clearTimeout(slot.retryTimer);
     for (const waiter of this.waiters.splice(0)) waiter.reject(this.stoppingFailure());
-    await Promise.all(this.slots.map((slot) => slot.process.stop()));
+    // A restart in flight ends once its process is stopped; waiting for it means nothing runs, or starts, after this resolves.
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        await slot.process.stop();
+        await slot.restarting?.catch(() => undefined);
+      }),
+    );
     this.idle = [];
   }
 
@@ -287,6 +293,7 @@ export class EngineSupervisor<Job extends object> {
       try {
         await slot.process.start();
       } catch (error) {
+        if (this.stopping) throw this.stoppingFailure();
         this.onFailedStart(slot, error);
         throw error;
       }

@@ -49,14 +49,27 @@ export async function writeFakeEngine(dir: string): Promise<string> {
   return path;
 }
 
-/** `failStartFile` is per slot when it is a function of the slot. */
-export function fakeEngineFactory(script: string, options: { startDelayMs?: number; failStartFile: string | ((slot: number) => string) }): EngineProcessFactory<FakeJob> {
+export interface FakeEngineOptions {
+  startDelayMs?: number;
+  /** Per slot when it is a function of the slot. */
+  failStartFile: string | ((slot: number) => string);
+  /** Runs before each start, as finding the program and making its directories would. */
+  prepare?: () => Promise<void>;
+  /** Told each time a process is spawned. */
+  onSpawn?: () => void;
+}
+
+export function fakeEngineFactory(script: string, options: FakeEngineOptions): EngineProcessFactory<FakeJob> {
   const failStartFile = (slot: number) => (typeof options.failStartFile === 'string' ? options.failStartFile : options.failStartFile(slot));
   return (slot, events) =>
     new JsonLinesProcess<FakeJob>(
       {
         label: 'FakeEngine',
-        command: process.execPath,
+        command: () => {
+          options.onSpawn?.();
+          return process.execPath;
+        },
+        prepare: options.prepare,
         launch: () => ({ args: [script, String(options.startDelayMs ?? 20), failStartFile(slot)] }),
         env: { PATH: process.env.PATH },
         startTimeoutMs: 5_000,

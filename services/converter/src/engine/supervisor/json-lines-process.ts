@@ -55,6 +55,8 @@ export class JsonLinesProcess<Job extends object> implements EngineProcess<Job> 
   private nextId = 1;
   private stderrTail: string[] = [];
   private alive = false;
+  /** Counts stops and kills: a start that sees it change while deciding its launch spawns nothing. */
+  private stops = 0;
 
   constructor(
     private readonly settings: JsonLinesProcessSettings,
@@ -70,6 +72,7 @@ export class JsonLinesProcess<Job extends object> implements EngineProcess<Job> 
   }
 
   async start(): Promise<void> {
+    const stopsBefore = this.stops;
     let launch: Launch;
     try {
       await this.settings.prepare?.();
@@ -77,6 +80,8 @@ export class JsonLinesProcess<Job extends object> implements EngineProcess<Job> 
     } catch (error) {
       throw ServiceFailure.unavailable(`${this.settings.label} could not start: ${(error as Error).message}`, error);
     }
+    // A stop that came while the launch was decided found no process to end; the one it meant must not appear after it.
+    if (this.stops !== stopsBefore) throw ServiceFailure.unavailable(`${this.settings.label} was stopped while starting`);
     const { command } = this.settings;
     const { args, leftovers = [] } = launch;
     const child = spawn(typeof command === 'string' ? command : command(), [...args], {
@@ -164,6 +169,7 @@ export class JsonLinesProcess<Job extends object> implements EngineProcess<Job> 
   }
 
   kill(): void {
+    this.stops += 1;
     this.alive = false;
     // Whoever killed it (time limit, cancel, stop) has settled its own job; these would otherwise wait forever.
     for (const waiter of this.pending.values()) waiter.reject(ServiceFailure.unavailable(`${this.settings.label} was killed`));
@@ -178,6 +184,7 @@ export class JsonLinesProcess<Job extends object> implements EngineProcess<Job> 
   }
 
   async stop(): Promise<void> {
+    this.stops += 1;
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) {
       this.alive = false;

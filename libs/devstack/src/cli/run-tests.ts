@@ -52,7 +52,7 @@ async function main(): Promise<number> {
   });
   if (jest.hung) {
     console.log(
-      `\njest did not exit ${JEST_EXIT_GRACE_MS / 1000} s after writing its results, so it was killed: a test left a handle open (named above, 5 s after the last suite)`,
+      `\njest did not exit ${JEST_EXIT_GRACE_MS / 1000} s after writing its results, so it was killed: a test left a handle open (named above by the open-handles reporter)`,
     );
     checks.push({ name: 'jest-exit', passed: false });
   }

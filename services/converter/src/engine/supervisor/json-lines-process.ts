@@ -184,9 +184,10 @@ export class JsonLinesProcess<Job extends object> implements EngineProcess<Job> 
   }
 
   async stop(): Promise<void> {
-    this.stops += 1;
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) {
+      // No child to kill; counted all the same, so a start still deciding its launch spawns nothing.
+      this.stops += 1;
       this.alive = false;
       return;
     }

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { repoRoot } from '@transmute/devstack';
@@ -37,7 +38,8 @@ export async function runEngineLoop(request: EngineLoopRequest): Promise<EngineL
   return JSON.parse(await runCli(args, (request.maxSeconds + 120) * 1000)) as EngineLoopReport;
 }
 
-/** The 10-page DOCX of bench:document, written into `dir`; returns its path. */
-export async function writeBenchDocx(dir: string): Promise<string> {
-  return (JSON.parse(await runCli(['docx', dir], 90_000)) as { path: string }).path;
+/** The 10-page DOCX of bench:document, written into `dir`: where it is and what it holds. */
+export async function writeBenchDocx(dir: string): Promise<{ path: string; bytes: Buffer }> {
+  const { path } = JSON.parse(await runCli(['docx', dir], 90_000)) as { path: string };
+  return { path, bytes: await readFile(path) };
 }

@@ -19,7 +19,7 @@
  * platform's NATS is given with --nats (or TRANSMUTE_NATS_URL), as for the
  * throughput benchmark.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -109,7 +109,7 @@ interface TraceSample {
 async function benchDocx(): Promise<TraceSample> {
   const dir = await mkdtemp(join(tmpdir(), 'transmute-bench-trace-'));
   try {
-    return { bytes: await readFile(await writeBenchDocx(dir)), from: 'docx', to: 'pdf' };
+    return { bytes: (await writeBenchDocx(dir)).bytes, from: 'docx', to: 'pdf' };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

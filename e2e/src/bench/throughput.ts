@@ -31,7 +31,7 @@
  * TRANSMUTE_MONGODB_URI). Traffic stays on loopback; every phase is bounded
  * by --jobs and --max-phase-seconds. Exits 1 when any job failed.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -404,8 +404,7 @@ async function main(): Promise<number> {
 }
 
 async function docxSection(target: BenchTarget, store: Store, options: Options, dir: string, poolSize: number): Promise<{ errors: number; rows: TargetRow[] }> {
-  const docx = await writeBenchDocx(dir);
-  const bytes = await readFile(docx);
+  const { path: docx, bytes } = await writeBenchDocx(dir);
   const levels = [1, 4];
   log(`\n== DOCX -> PDF: 10-page DOCX (${bytes.length} bytes), ${options.docxJobs} jobs per run; office pool size ${poolSize} (TRANSMUTE_OFFICE_POOL_SIZE) ==`);
   const pool = await runEngineLoop({ family: 'document', input: docx, to: 'pdf', jobs: options.docxJobs, concurrency: levels, maxSeconds: options.maxPhaseMs / 1000 });

@@ -12,7 +12,8 @@ const script = () => join(repoRoot(), 'services', 'converter', 'dist', 'bench', 
 export interface EngineLoopReport {
   family: string;
   engineVersion: string;
-  runs: Array<{ concurrency: number; wallMs: number; durationsMs: number[]; errors: string[] }>;
+  /** cpuMs: the loop process's own CPU over the run (in-process engines only). */
+  runs: Array<{ concurrency: number; wallMs: number; durationsMs: number[]; errors: string[]; cpuMs: number }>;
 }
 
 async function runCli(args: string[], timeoutMs: number): Promise<string> {

@@ -25,6 +25,11 @@ export interface EngineLoopRun {
   /** Milliseconds per successful conversion (the family's convert call alone). */
   durationsMs: number[];
   errors: string[];
+  /**
+   * This process's CPU over the run, every thread's (an in-process engine's
+   * work, sharp's included); not that of engine processes a family spawns.
+   */
+  cpuMs: number;
 }
 
 export interface EngineLoopReport {
@@ -62,6 +67,7 @@ async function loop(family: ConverterFamily, input: string, to: string, jobs: nu
   const errors: string[] = [];
   let next = 0;
   const began = performance.now();
+  const cpuBefore = process.cpuUsage();
   const worker = async (): Promise<void> => {
     while (next < jobs && Date.now() < deadline) {
       next++;
@@ -73,7 +79,8 @@ async function loop(family: ConverterFamily, input: string, to: string, jobs: nu
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, jobs) }, worker));
-  return { concurrency, wallMs: performance.now() - began, durationsMs, errors };
+  const cpu = process.cpuUsage(cpuBefore);
+  return { concurrency, wallMs: performance.now() - began, durationsMs, errors, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 async function run(argv: string[]): Promise<EngineLoopReport> {

@@ -13,6 +13,8 @@ import {
   credentialKey,
   openSealed,
 } from '@transmute/contracts';
+import { getModelToken } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
 import { JetStreamSetup } from '@transmute/messaging';
 import { STORAGE, type Storage } from '@transmute/storage';
 import { utimes } from 'node:fs/promises';
@@ -21,6 +23,7 @@ import { Reconciler } from '../src/dispatch/reconciler';
 import { RetentionSweeper } from '../src/retention/retention-sweeper';
 import { JobsService } from '../src/jobs/jobs.service';
 import { JobHistory } from '../src/persistence/job-history';
+import { JobHistoryDocument } from '../src/persistence/job-history.schema';
 import { moveJob } from '../src/state/transitions';
 import { JobStore } from '../src/store/job-store';
 import type { LiveJob } from '../src/store/live-job';
@@ -121,6 +124,56 @@ describe('job orchestrator on real NATS and FerretDB', () => {
     const found = await history.find(ended.id);
     expect(found).toMatchObject({ _id: ended.id, status: 'finished', tasks: [expect.objectContaining({ name: 'in', status: 'finished' })] });
     expect(found?.endedAt).toEqual(new Date(ended.endedAt));
+  });
+
+  it('records jobs that end together in one insert, each once, and tells each caller of its own record', async () => {
+    const history = harness.app.get(JobHistory);
+    const records = harness.app.get<Model<JobHistoryDocument>>(getModelToken(JobHistoryDocument.name));
+    const ended = (n: number, status: 'finished' | 'failed' = 'finished'): LiveJob => ({
+      ...liveJob(status, [liveTask('in', 'import/upload', 'finished')]),
+      id: `${'b'.repeat(30)}${n.toString(16).padStart(2, '0')}`,
+      endedAt: Date.now(),
+    });
+    await history.record(ended(0));
+    const inserts = jest.spyOn(records, 'insertMany');
+    try {
+      // One already stored, one twice in the same batch: both are recorded, as before, by the first write.
+      await Promise.all([...Array.from({ length: 20 }, (_, n) => history.record(ended(n))), history.record(ended(5, 'failed'))]);
+      expect(inserts).toHaveBeenCalledTimes(1);
+    } finally {
+      inserts.mockRestore();
+    }
+    const stored = await records
+      .find({ _id: { $in: Array.from({ length: 20 }, (_, n) => ended(n).id) } })
+      .lean<JobHistoryDocument[]>()
+      .exec();
+    expect(stored.map((record) => record._id).sort()).toEqual(Array.from({ length: 20 }, (_, n) => ended(n).id));
+    expect(stored.find((record) => record._id === ended(5).id)?.status).toBe('finished');
+  });
+
+  it('fails only the record the store refuses when it ends beside others', async () => {
+    const history = harness.app.get(JobHistory);
+    const records = harness.app.get<Model<JobHistoryDocument>>(getModelToken(JobHistoryDocument.name));
+    const ended = (n: number): LiveJob => ({
+      ...liveJob('failed', [liveTask('in', 'import/upload', 'finished')]),
+      id: `${'c'.repeat(30)}${n.toString(16).padStart(2, '0')}`,
+      endedAt: Date.now(),
+    });
+    // Over MongoDB's 16 MiB document limit.
+    const tooLarge = { ...ended(9), error: 'x'.repeat(17 * 1024 * 1024) };
+    const outcomes = await Promise.allSettled([history.record(ended(1)), history.record(tooLarge), history.record(ended(2))]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await records.countDocuments({ _id: { $in: [ended(1).id, ended(2).id, tooLarge.id] } })).toBe(2);
+  });
+
+  it('inserts the records still gathering when the service stops, before the store closes', async () => {
+    const history = harness.app.get(JobHistory);
+    const records = harness.app.get<Model<JobHistoryDocument>>(getModelToken(JobHistoryDocument.name));
+    const ended: LiveJob = { ...liveJob('finished', [liveTask('in', 'import/upload', 'finished')]), id: 'd'.repeat(32), endedAt: Date.now() };
+    const recorded = history.record(ended);
+    await history.beforeApplicationShutdown();
+    expect(await records.countDocuments({ _id: ended.id })).toBe(1);
+    await recorded;
   });
 
   it('starts a job it created without reading it again', async () => {

@@ -87,9 +87,15 @@ export class JobHistory implements BeforeApplicationShutdown {
     } catch (error) {
       const writeErrors = (error as { writeErrors?: WriteError[] }).writeErrors;
       if (!Array.isArray(writeErrors)) {
-        if (batch.length === 1) batch[0]!.reject(error);
+        const [only] = batch;
+        if (batch.length === 1 && only) {
+          // A duplicate reported for the whole insert: an earlier try wrote it.
+          if (isDuplicate(error as WriteError)) only.resolve();
+          else only.reject(error);
+          return;
+        }
         // Each alone, at once: a record the store or its driver refuses as a whole must not fail the others beside it.
-        else await Promise.all(batch.map((waiting) => this.insert([waiting])));
+        await Promise.all(batch.map((waiting) => this.insert([waiting])));
         return;
       }
       const failed = new Map(writeErrors.filter((writeError) => !isDuplicate(writeError)).map((writeError) => [writeError.index, writeError]));

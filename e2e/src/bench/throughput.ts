@@ -211,12 +211,11 @@ interface SmallJobResult {
   cpuMsPerJob: number;
 }
 
-/**
- * Platform CPU per job beside the raw loop's: the machine's speed moves both
- * (on the same code, 32–38 ms per job in some runs, 60 ms in one where the engine took twice as long), their ratio far less.
- */
+/** Platform CPU per job as a multiple of the raw loop's: the machine's speed moves both, their ratio far less (e2e/README.md). */
+const cpuMultiple = (cpuMsPerJob: number, raw: RawLoop): string => `${num(cpuMsPerJob / raw.cpuMsPerJob, 2)}x`;
+
 function againstRawLoop(cpuMsPerJob: number, raw: RawLoop): string {
-  return `${num(cpuMsPerJob / raw.cpuMsPerJob, 2)}x the raw loop's ${num(raw.cpuMsPerJob)} ms per conversion`;
+  return `${cpuMultiple(cpuMsPerJob, raw)} the raw loop's ${num(raw.cpuMsPerJob)} ms per conversion`;
 }
 
 async function smallJobs(
@@ -400,7 +399,7 @@ async function main(): Promise<number> {
           // Also relative to each phase's raw loop, which takes out the machine's changing load.
           const relative = (100 * e2e.jobsPerSecond) / rawThen.summary.jobsPerSecond / ((100 * base.e2e.jobsPerSecond) / base.raw.summary.jobsPerSecond);
           log(
-            `  @${concurrency}: ${num(e2e.jobsPerSecond, 2)} vs ${num(base.e2e.jobsPerSecond, 2)} jobs/s empty = ${num((100 * e2e.jobsPerSecond) / base.e2e.jobsPerSecond)} %; as shares of their raw loops ${num(100 * relative)} % (target >= 90 %); platform CPU per job ${num(cpuMsPerJob)} vs ${num(base.cpuMsPerJob)} ms empty (${againstRawLoop(cpuMsPerJob, rawThen)}; empty: ${num(base.cpuMsPerJob / base.raw.cpuMsPerJob, 2)}x)`,
+            `  @${concurrency}: ${num(e2e.jobsPerSecond, 2)} vs ${num(base.e2e.jobsPerSecond, 2)} jobs/s empty = ${num((100 * e2e.jobsPerSecond) / base.e2e.jobsPerSecond)} %; as shares of their raw loops ${num(100 * relative)} % (target >= 90 %); platform CPU per job ${num(cpuMsPerJob)} vs ${num(base.cpuMsPerJob)} ms empty (${againstRawLoop(cpuMsPerJob, rawThen)}; empty: ${cpuMultiple(base.cpuMsPerJob, base.raw)})`,
           );
           summary.push({
             figure: `after ${options.seed} stored / empty, @${concurrency} (shares of raw loops)`,

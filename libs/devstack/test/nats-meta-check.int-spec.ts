@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePorts, LOOPBACK } from '../src/net/free-ports';
 import { defaultToolsBin, requireTool } from '../src/infra/local-tools';
-import { natsClusterPorts, startNatsServer, type NatsServerPorts, type RunningNatsServer } from '../src/infra/nats-cluster';
+import { natsClusterPorts, natsServerLogs, startNatsServer, type NatsServerPorts, type RunningNatsServer } from '../src/infra/nats-cluster';
 import { repoRoot } from '../src/repo-root';
 
 /**
@@ -67,7 +67,7 @@ async function untilEvery(servers: RunningNatsServer[], expect: number, wanted: 
     if (results.every(wanted)) return results;
     if (Date.now() > deadline) {
       const answers = results.map((result, i) => `${servers[i]!.name}: exit ${result.code} ${result.stdout}${result.stderr}`.trim());
-      throw new Error(`nats-meta-check --expect ${expect} did not settle within ${GROUP_WHOLE_MS} ms:\n${answers.join('\n')}`);
+      throw new Error(`nats-meta-check --expect ${expect} did not settle within ${GROUP_WHOLE_MS} ms:\n${answers.join('\n')}\n${natsServerLogs(servers)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

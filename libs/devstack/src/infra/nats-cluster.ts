@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePorts, LOOPBACK } from '../net/free-ports';
-import { ManagedProcess } from '../process/managed-process';
+import { ManagedProcess, OUTPUT_TAIL_LINES } from '../process/managed-process';
 import { defaultToolsBin, requireTool } from './local-tools';
 import { httpStatus, stopOnce, waitUntilReady } from './test-servers-common';
 
@@ -18,6 +18,8 @@ export interface RunningNatsServer {
   /** nats://127.0.0.1:<client port> */
   url: string;
   monitorUrl: string;
+  /** The server's last log lines: its routes, elections and warnings, for a failure's message. */
+  outputTail(lines: number): string;
   stop(): Promise<void>;
 }
 
@@ -27,6 +29,8 @@ export interface RunningNatsCluster {
 }
 
 const SERVER_READY_MS = 30_000;
+/** Enough for a server's half minute of routes and elections after its start-up banner. */
+const LOG_LINES = 80;
 
 /** Client, monitor and route ports for `count` clustered servers. */
 export async function natsClusterPorts(count: number): Promise<Array<Required<NatsServerPorts>>> {
@@ -50,7 +54,13 @@ export async function startNatsServer(name: string, dataRoot: string, ports: Nat
     output: { kind: 'tail-only' },
   });
   const monitorUrl = `http://${LOOPBACK}:${ports.monitor}`;
-  const server = { name, url: `nats://${LOOPBACK}:${ports.client}`, monitorUrl, stop: stopOnce(managed) };
+  const server = {
+    name,
+    url: `nats://${LOOPBACK}:${ports.client}`,
+    monitorUrl,
+    outputTail: (lines: number) => managed.outputTail(lines),
+    stop: stopOnce(managed),
+  };
   try {
     await waitUntilReady(managed, name, async () => (await httpStatus(`${monitorUrl}/varz`)) === 200, SERVER_READY_MS);
   } catch (error) {
@@ -58,6 +68,21 @@ export async function startNatsServer(name: string, dataRoot: string, ports: Nat
     throw error;
   }
   return server;
+}
+
+/**
+ * Each server's last log lines, which say whether its routes came up and
+ * whether a vote was held. The warning a server logs for each failed health
+ * probe is left out: polled twice a second, it would push those lines out.
+ */
+export function natsServerLogs(servers: RunningNatsServer[]): string {
+  return servers
+    .map((server) => {
+      const lines = server.outputTail(OUTPUT_TAIL_LINES).split('\n');
+      const told = lines.filter((line) => !line.includes('Healthcheck failed')).slice(-LOG_LINES);
+      return `${server.name} output:\n${told.join('\n')}`;
+    })
+    .join('\n');
 }
 
 /**
@@ -82,8 +107,9 @@ export async function startNatsCluster(size = 3): Promise<RunningNatsCluster> {
   const deadline = Date.now() + SERVER_READY_MS;
   while (!(await Promise.all(servers.map((s) => httpStatus(`${s.monitorUrl}/healthz`).catch(() => 0)))).every((status) => status === 200)) {
     if (Date.now() > deadline) {
+      const logs = natsServerLogs(servers);
       await stop();
-      throw new Error(`the ${size}-server NATS cluster had no JetStream within ${SERVER_READY_MS} ms`);
+      throw new Error(`the ${size}-server NATS cluster had no JetStream within ${SERVER_READY_MS} ms\n${logs}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

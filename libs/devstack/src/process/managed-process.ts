@@ -25,12 +25,13 @@ export interface ExitInfo {
   signal: NodeJS.Signals | null;
 }
 
-const TAIL_LINES = 200;
+/** How many of its last output lines a process keeps. */
+export const OUTPUT_TAIL_LINES = 200;
 
 export class ManagedProcess {
   readonly exited: Promise<ExitInfo>;
   private exitInfo: ExitInfo | undefined;
-  private readonly tail = new LineTail(TAIL_LINES);
+  private readonly tail = new LineTail(OUTPUT_TAIL_LINES);
   private readonly child: ChildProcess;
   private readonly logFile: WriteStream | undefined;
   private forwardedLineOpen = false;

@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePorts, LOOPBACK } from '../src/net/free-ports';
 import { defaultToolsBin, requireTool } from '../src/infra/local-tools';
-import { natsClusterPorts, natsServerLogs, startNatsServer, type NatsServerPorts, type RunningNatsServer } from '../src/infra/nats-cluster';
+import {
+  LEADERLESS_RESTART_MS,
+  natsClusterPorts,
+  natsServerLogs,
+  restartLeaderless,
+  startNatsServer,
+  type NatsServerPorts,
+  type RunningNatsServer,
+} from '../src/infra/nats-cluster';
 import { repoRoot } from '../src/repo-root';
 
 /**
@@ -59,15 +67,26 @@ async function startServer(name: string, ports: NatsServerPorts, routes?: number
   return server;
 }
 
-/** Runs the check until every server gives the wanted exit code, or fails with the last answers. */
+/**
+ * Runs the check until every server gives the wanted exit code, or fails
+ * with the last answers. Servers still without a meta leader after
+ * LEADERLESS_RESTART_MS are restarted, as the chart's startup probe has
+ * them restarted (restartLeaderless says why); the restarts are printed.
+ */
 async function untilEvery(servers: RunningNatsServer[], expect: number, wanted: (result: CheckResult) => boolean): Promise<CheckResult[]> {
   const deadline = Date.now() + GROUP_WHOLE_MS;
+  let restartAt = Date.now() + LEADERLESS_RESTART_MS;
   for (;;) {
     const results = await Promise.all(servers.map((server) => runCheck(server.monitorUrl, expect)));
     if (results.every(wanted)) return results;
     if (Date.now() > deadline) {
       const answers = results.map((result, i) => `${servers[i]!.name}: exit ${result.code} ${result.stdout}${result.stderr}`.trim());
       throw new Error(`nats-meta-check --expect ${expect} did not settle within ${GROUP_WHOLE_MS} ms:\n${answers.join('\n')}\n${natsServerLogs(servers)}`);
+    }
+    if (Date.now() > restartAt) {
+      const restarted = await restartLeaderless(servers);
+      if (restarted.length > 0) process.stderr.write(`nats-meta-check spec: restarted ${restarted.join(', ')}, without a meta leader after ${LEADERLESS_RESTART_MS} ms\n`);
+      restartAt = Date.now() + LEADERLESS_RESTART_MS;
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

@@ -1,7 +1,7 @@
 import { ManagedProcess } from '../process/managed-process';
 import { LOOPBACK } from '../net/free-ports';
 
-const STOP_GRACE_MS = 5_000;
+export const STOP_GRACE_MS = 5_000;
 
 /** Polls `probe` until it answers true, or fails with the server's last output. */
 export async function waitUntilReady(managed: ManagedProcess, what: string, probe: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {

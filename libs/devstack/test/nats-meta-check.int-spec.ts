@@ -8,7 +8,7 @@ import {
   LEADERLESS_RESTART_MS,
   natsClusterPorts,
   natsServerLogs,
-  restartLeaderless,
+  leaderlessRestarter,
   startNatsServer,
   type NatsServerPorts,
   type RunningNatsServer,
@@ -71,11 +71,11 @@ async function startServer(name: string, ports: NatsServerPorts, routes?: number
  * Runs the check until every server gives the wanted exit code, or fails
  * with the last answers. Servers still without a meta leader after
  * LEADERLESS_RESTART_MS are restarted, as the chart's startup probe has
- * them restarted (restartLeaderless says why); the restarts are printed.
+ * them restarted (restartLeaderless in nats-cluster.ts says why); the restarts are printed.
  */
 async function untilEvery(servers: RunningNatsServer[], expect: number, wanted: (result: CheckResult) => boolean): Promise<CheckResult[]> {
   const deadline = Date.now() + GROUP_WHOLE_MS;
-  let restartAt = Date.now() + LEADERLESS_RESTART_MS;
+  const restartStuck = leaderlessRestarter(servers);
   for (;;) {
     const results = await Promise.all(servers.map((server) => runCheck(server.monitorUrl, expect)));
     if (results.every(wanted)) return results;
@@ -83,11 +83,8 @@ async function untilEvery(servers: RunningNatsServer[], expect: number, wanted: 
       const answers = results.map((result, i) => `${servers[i]!.name}: exit ${result.code} ${result.stdout}${result.stderr}`.trim());
       throw new Error(`nats-meta-check --expect ${expect} did not settle within ${GROUP_WHOLE_MS} ms:\n${answers.join('\n')}\n${natsServerLogs(servers)}`);
     }
-    if (Date.now() > restartAt) {
-      const restarted = await restartLeaderless(servers);
-      if (restarted.length > 0) process.stderr.write(`nats-meta-check spec: restarted ${restarted.join(', ')}, without a meta leader after ${LEADERLESS_RESTART_MS} ms\n`);
-      restartAt = Date.now() + LEADERLESS_RESTART_MS;
-    }
+    const restarted = await restartStuck();
+    if (restarted.length > 0) process.stderr.write(`nats-meta-check spec: restarted ${restarted.join(', ')}, without a meta leader after ${LEADERLESS_RESTART_MS} ms\n`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }

@@ -108,14 +108,29 @@ class LocalNatsServer implements RunningNatsServer {
  * the other (that one lists no peer in /raftz) and both stay candidates.
  * Upstream fixed a fault of this kind in 2026 (nats-server pull 8527: a
  * $SYS route not made again after duplicate resolution). Here 3 of 66
- * starts of two servers stuck so; restarted, they had a leader within
- * seconds. Returns the names restarted.
+ * starts of two servers stuck so; in another loop, the stuck pairs had a
+ * leader 7–8 s after a restart. Returns the names restarted.
  */
-export async function restartLeaderless(servers: RunningNatsServer[]): Promise<string[]> {
+async function restartLeaderless(servers: RunningNatsServer[]): Promise<string[]> {
   const statuses = await Promise.all(servers.map((server) => httpStatus(`${server.monitorUrl}/healthz?js-server-only=true`).catch(() => 0)));
   const leaderless = servers.filter((_, i) => statuses[i] !== 200);
   await Promise.all(leaderless.map((server) => server.restart()));
   return leaderless.map((server) => server.name);
+}
+
+/**
+ * For a wait's polling loop: each call restarts the servers still without a
+ * meta leader once LEADERLESS_RESTART_MS have passed since the wait began
+ * or since the last restart, and returns their names (none in between).
+ */
+export function leaderlessRestarter(servers: RunningNatsServer[]): () => Promise<string[]> {
+  let restartAt = Date.now() + LEADERLESS_RESTART_MS;
+  return async () => {
+    if (Date.now() <= restartAt) return [];
+    const restarted = await restartLeaderless(servers);
+    restartAt = Date.now() + LEADERLESS_RESTART_MS;
+    return restarted;
+  };
 }
 
 /**
@@ -153,12 +168,9 @@ export async function startNatsCluster(size = 3): Promise<RunningNatsCluster> {
     throw failure.reason;
   }
   const deadline = Date.now() + SERVER_READY_MS;
-  let restartAt = Date.now() + LEADERLESS_RESTART_MS;
+  const restartStuck = leaderlessRestarter(servers);
   while (!(await Promise.all(servers.map((s) => httpStatus(`${s.monitorUrl}/healthz`).catch(() => 0)))).every((status) => status === 200)) {
-    if (Date.now() > restartAt) {
-      await restartLeaderless(servers);
-      restartAt = Date.now() + LEADERLESS_RESTART_MS;
-    }
+    await restartStuck();
     if (Date.now() > deadline) {
       const logs = natsServerLogs(servers);
       await stop();

@@ -27,7 +27,7 @@ import (
 )
 
 // jsz holds the fields of nats-server's /jsz that the check reads
-// (server/monitor.go, JSInfo and MetaClusterInfo, 2.10).
+// (server/monitor.go, JSInfo and MetaClusterInfo; the same in 2.10 and 2.15).
 type jsz struct {
 	Disabled bool         `json:"disabled"`
 	Meta     *metaCluster `json:"meta_cluster"`
@@ -36,7 +36,9 @@ type jsz struct {
 type metaCluster struct {
 	Leader string `json:"leader"`
 	Size   int    `json:"cluster_size"`
-	// Only the leader lists them: its peers in the meta group, without itself.
+	// The server's peers in the meta group, without itself: listed by the
+	// leader alone in 2.10, by every member (the leader among them on a
+	// follower) in 2.15.
 	Replicas []metaPeer `json:"replicas"`
 }
 
@@ -49,11 +51,10 @@ type metaPeer struct {
 // verdict reads one /jsz body and says why this server is not (yet) a member
 // of a meta group of at least `expect` servers, or returns a short summary.
 //
-// A follower's /jsz shows only the leader's name and the group size it holds,
-// so from a follower the size is the whole test. The leader also lists its
-// peers, and there membership is counted: the size alone can be the boot
-// estimate (the number of routes) before the leader has shrunk it to the
-// servers it has heard from, which is the defect this check exists for.
+// Where the server lists its peers, membership is counted: the size alone can
+// be the boot estimate (the number of routes) before the leader has shrunk
+// it to the servers it has heard from, which is the defect this check exists
+// for. A 2.10 follower lists none, and there the size is the whole test.
 func verdict(body []byte, expect int) (string, error) {
 	var info jsz
 	if err := json.Unmarshal(body, &info); err != nil {
@@ -72,14 +73,29 @@ func verdict(body []byte, expect int) (string, error) {
 	if meta.Size < expect {
 		return "", fmt.Errorf("JetStream meta group holds %d servers, expected %d (leader %s): a server is outside it", meta.Size, expect, meta.Leader)
 	}
-	if len(meta.Replicas) > 0 {
-		members := 1 + len(meta.Replicas)
-		if members < expect {
-			return "", fmt.Errorf("JetStream meta leader %s has %d members (itself, %s), expected %d", meta.Leader, members, peerNames(meta.Replicas), expect)
-		}
-		return fmt.Sprintf("meta leader, %d members", members), nil
+	if len(meta.Replicas) == 0 {
+		return fmt.Sprintf("meta group of %d, leader %s", meta.Size, meta.Leader), nil
 	}
-	return fmt.Sprintf("meta group of %d, leader %s", meta.Size, meta.Leader), nil
+	members := 1 + len(meta.Replicas)
+	if listsPeer(meta.Replicas, meta.Leader) {
+		if members < expect {
+			return "", fmt.Errorf("JetStream meta group has %d members here (this server, %s), expected %d (leader %s)", members, peerNames(meta.Replicas), expect, meta.Leader)
+		}
+		return fmt.Sprintf("meta group of %d, leader %s", members, meta.Leader), nil
+	}
+	if members < expect {
+		return "", fmt.Errorf("JetStream meta leader %s has %d members (itself, %s), expected %d", meta.Leader, members, peerNames(meta.Replicas), expect)
+	}
+	return fmt.Sprintf("meta leader, %d members", members), nil
+}
+
+func listsPeer(peers []metaPeer, name string) bool {
+	for _, peer := range peers {
+		if peer.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func peerNames(peers []metaPeer) string {
@@ -90,12 +106,14 @@ func peerNames(peers []metaPeer) string {
 	return strings.Join(names, ", ")
 }
 
-// check asks the monitor at base: first /healthz?js-server-only=true (what
-// the chart's HTTP startup probe asked before: JetStream current with the
-// meta leader), then /jsz for the group's membership.
+// check asks the monitor at base: first /healthz?js-meta-only=true (what
+// the chart's HTTP startup probe asks: JetStream current with the meta
+// leader; 2.10 answered that to js-server-only, 2.14 and 2.15 only to
+// js-meta-only),
+// then /jsz for the group's membership.
 func check(ctx context.Context, client *http.Client, base string, expect int) (string, error) {
 	base = strings.TrimRight(base, "/")
-	if _, err := get(ctx, client, base+"/healthz?js-server-only=true"); err != nil {
+	if _, err := get(ctx, client, base+"/healthz?js-meta-only=true"); err != nil {
 		return "", err
 	}
 	body, err := get(ctx, client, base+"/jsz")

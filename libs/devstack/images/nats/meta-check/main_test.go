@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -37,6 +38,12 @@ func TestVerdictOnRealBodies(t *testing.T) {
 		{"single-server.json", 3, "no JetStream meta group"},
 		{"single-server.json", 1, "no JetStream meta group"},
 		{"jetstream-disabled.json", 1, "JetStream is disabled"},
+		{"v2.15-whole-leader.json", 3, ""},
+		{"v2.15-whole-follower.json", 3, ""},
+		{"v2.15-whole-leader.json", 4, "holds 3 servers, expected 4"},
+		{"v2.15-whole-follower.json", 4, "holds 3 servers, expected 4"},
+		{"v2.15-no-leader.json", 3, "no JetStream meta leader yet"},
+		{"v2.15-no-leader.json", 2, "no JetStream meta leader yet"},
 	}
 	for _, c := range cases {
 		summary, err := verdict(body(t, c.file), c.expect)
@@ -64,6 +71,33 @@ func TestLeaderCountsItsMembers(t *testing.T) {
 	}
 }
 
+// In 2.15 a follower lists its peers too, the leader among them: it
+// counts its members, and says it is not the leader.
+func TestFollowerCountsItsMembers(t *testing.T) {
+	whole, err := verdict(body(t, "v2.15-whole-follower.json"), 3)
+	if err != nil || whole != "meta group of 3, leader s0" {
+		t.Fatalf("want the follower's summary, got %q, %v", whole, err)
+	}
+	leader, err := verdict(body(t, "v2.15-whole-leader.json"), 3)
+	if err != nil || leader != "meta leader, 3 members" {
+		t.Fatalf("want the leader's summary, got %q, %v", leader, err)
+	}
+	var info map[string]any
+	if err := json.Unmarshal(body(t, "v2.15-whole-follower.json"), &info); err != nil {
+		t.Fatal(err)
+	}
+	meta := info["meta_cluster"].(map[string]any)
+	meta["replicas"] = meta["replicas"].([]any)[:1]
+	short, err := json.Marshal(info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = verdict(short, 3)
+	if err == nil || !strings.Contains(err.Error(), "has 2 members here (this server, s0), expected 3 (leader s0)") {
+		t.Fatalf("want the member count in the failure, got %v", err)
+	}
+}
+
 func TestVerdictOnGarbage(t *testing.T) {
 	if _, err := verdict([]byte("<html>"), 3); err == nil || !strings.Contains(err.Error(), "not JSON") {
 		t.Fatalf("want a JSON error, got %v", err)
@@ -76,7 +110,7 @@ func TestCheckAsksHealthzThenJsz(t *testing.T) {
 	var healthy bool
 	monitor := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
-		case r.URL.Path == "/healthz" && r.URL.Query().Get("js-server-only") == "true":
+		case r.URL.Path == "/healthz" && r.URL.Query().Get("js-meta-only") == "true":
 			if !healthy {
 				w.WriteHeader(http.StatusServiceUnavailable)
 				_, _ = w.Write([]byte(`{"status":"unavailable","error":"JetStream is not current with the meta leader"}`))

@@ -221,7 +221,7 @@ describe('charts/transmute', () => {
 
     it('starts a clustered NATS server only once the meta group holds every server', () => {
       const natsContainer = (docs: Manifest[]) => named(docs, 'StatefulSet', 'transmute-nats')!['spec'].template.spec.containers[0] as Manifest;
-      const healthz = { httpGet: { path: '/healthz?js-server-only=true', port: 'monitor' } };
+      const healthz = { httpGet: { path: '/healthz?js-meta-only=true', port: 'monitor' } };
       for (const replicas of ['3', '5']) {
         const nats = natsContainer(renderDocs(['--set', `nats.replicas=${replicas}`]));
         expect(nats['startupProbe']).toEqual({

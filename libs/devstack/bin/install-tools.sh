@@ -27,7 +27,7 @@ devstack_dir="${repo_root}/libs/devstack"
 tools_bin="${repo_root}/.tools/bin"
 cache_bin="${TRANSMUTE_TOOLS_CACHE:-${XDG_CACHE_HOME:-${HOME}/.cache}/transmute/bin}"
 
-NATS_SERVER_VERSION="v2.10.24"
+NATS_SERVER_VERSION="v2.15.2"
 NODE_MAJOR="20"
 PNPM_VERSION="10.20.0"
 

@@ -26,7 +26,7 @@ describe('imageSet', () => {
 
   it('tags the servers with the versions the devstack runs, then the test helper', () => {
     expect(set.images.filter((image) => image.kind !== 'app').map((image) => image.ref)).toEqual([
-      'docker.io/transmute/nats:2.10.24',
+      'docker.io/transmute/nats:2.15.2',
       'docker.io/transmute/ferretdb:1.24.0',
       expect.stringMatching(/^docker\.io\/transmute\/minio:0\.0\.0-\d{14}-[0-9a-f]{12}$/),
       'docker.io/transmute/test-helper:0.1.0',

@@ -2,7 +2,7 @@ import type { StartedTestContainer } from 'testcontainers';
 import type { InfraProvider, InfraStartOptions, RunningInfra } from './infra-provider';
 
 /** Upstream images, pulled from their registries; TEST_INFRA_NATS_IMAGE / TEST_INFRA_FERRETDB_IMAGE name others. */
-const DEFAULT_NATS_IMAGE = 'nats:2.10';
+const DEFAULT_NATS_IMAGE = 'nats:2.15';
 const DEFAULT_FERRETDB_IMAGE = 'ghcr.io/ferretdb/ferretdb:1.24';
 const NATS_CLIENT_PORT = 4222;
 /**

@@ -77,16 +77,15 @@ func verdict(body []byte, expect int) (string, error) {
 		return fmt.Sprintf("meta group of %d, leader %s", meta.Size, meta.Leader), nil
 	}
 	members := 1 + len(meta.Replicas)
-	if listsPeer(meta.Replicas, meta.Leader) {
-		if members < expect {
-			return "", fmt.Errorf("JetStream meta group has %d members here (this server, %s), expected %d (leader %s)", members, peerNames(meta.Replicas), expect, meta.Leader)
-		}
-		return fmt.Sprintf("meta group of %d, leader %s", members, meta.Leader), nil
+	leader := meta.Leader
+	if !listsPeer(meta.Replicas, meta.Leader) {
+		// Peers listed without the leader among them: this server leads.
+		leader += " (this server)"
 	}
 	if members < expect {
-		return "", fmt.Errorf("JetStream meta leader %s has %d members (itself, %s), expected %d", meta.Leader, members, peerNames(meta.Replicas), expect)
+		return "", fmt.Errorf("JetStream meta group has %d members here (this server, %s), expected %d (leader %s)", members, peerNames(meta.Replicas), expect, leader)
 	}
-	return fmt.Sprintf("meta leader, %d members", members), nil
+	return fmt.Sprintf("meta group of %d, leader %s", members, leader), nil
 }
 
 func listsPeer(peers []metaPeer, name string) bool {
@@ -109,8 +108,7 @@ func peerNames(peers []metaPeer) string {
 // check asks the monitor at base: first /healthz?js-meta-only=true (what
 // the chart's HTTP startup probe asks: JetStream current with the meta
 // leader; 2.10 answered that to js-server-only, 2.14 and 2.15 only to
-// js-meta-only),
-// then /jsz for the group's membership.
+// js-meta-only), then /jsz for the group's membership.
 func check(ctx context.Context, client *http.Client, base string, expect int) (string, error) {
 	base = strings.TrimRight(base, "/")
 	if _, err := get(ctx, client, base+"/healthz?js-meta-only=true"); err != nil {

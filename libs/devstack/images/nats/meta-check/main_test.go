@@ -66,20 +66,20 @@ func TestLeaderCountsItsMembers(t *testing.T) {
 		t.Fatal("short-leader.json has no \"cluster_size\": 2 to change")
 	}
 	_, err := verdict([]byte(leader), 3)
-	if err == nil || !strings.Contains(err.Error(), "has 2 members (itself, p0), expected 3") {
+	if err == nil || !strings.Contains(err.Error(), "has 2 members here (this server, p0), expected 3 (leader p1 (this server))") {
 		t.Fatalf("want the member count in the failure, got %v", err)
 	}
 }
 
 // In 2.15 a follower lists its peers too, the leader among them: it
-// counts its members, and says it is not the leader.
+// counts its members, and names the leader; the leader names itself.
 func TestFollowerCountsItsMembers(t *testing.T) {
 	whole, err := verdict(body(t, "v2.15-whole-follower.json"), 3)
 	if err != nil || whole != "meta group of 3, leader s0" {
 		t.Fatalf("want the follower's summary, got %q, %v", whole, err)
 	}
 	leader, err := verdict(body(t, "v2.15-whole-leader.json"), 3)
-	if err != nil || leader != "meta leader, 3 members" {
+	if err != nil || leader != "meta group of 3, leader s0 (this server)" {
 		t.Fatalf("want the leader's summary, got %q, %v", leader, err)
 	}
 	var info map[string]any

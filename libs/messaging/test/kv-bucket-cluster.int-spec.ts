@@ -37,3 +37,23 @@ it('reads back the last acknowledged write from every server of a three-server c
   }
   expect(stale).toEqual([]);
 });
+
+/*
+ * Compare-and-sets racing on one key, from every server at once. A clustered
+ * stream refuses a write whose key already has one in flight with its own
+ * code (10164, "wrong last sequence" without a number), where a lost race
+ * against an applied write gives 10071: both are a lost race, and each
+ * increment must be retried until it lands, none lost and none failed.
+ */
+it('counts every increment when compare-and-sets race on one key across the cluster', async () => {
+  const buckets = connections.map((connection) => new KvBucket(connection, { name: 'kv_cluster_race', replicas: 3 }, KvCodecs.json<number>()));
+  const increments = 60;
+  // The bucket exists before the race, as the services' setup makes it.
+  for (const bucket of buckets) await bucket.put('counter', 0);
+  const results = await Promise.allSettled(
+    Array.from({ length: increments }, (_, n) => buckets[n % 3]!.mutate('counter', (current) => ({ write: (current?.value ?? 0) + 1, result: undefined }), { maxAttempts: 200 })),
+  );
+  const failures = results.flatMap((result) => (result.status === 'rejected' ? [String(result.reason)] : []));
+  expect(failures).toEqual([]);
+  expect((await buckets[0]!.get('counter'))?.value).toBe(increments);
+});

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Job, TERMINAL_JOB_STATUSES, type TransmuteClient } from '../support';
+import { ContractViolation, type Job, TERMINAL_JOB_STATUSES, type TransmuteClient, UnexpectedReply } from '../support';
 
 /**
  * Many jobs in flight on the cluster at once, each with a webhook, followed
@@ -24,6 +24,16 @@ export interface EndedJob extends SubmittedJob {
   error: string;
 }
 
+/**
+ * What a client retries: the platform said "try again" (429, 503), or a pod
+ * it reached was going away. Any other answer, a 500 above all, is a defect
+ * the batch reports at once instead of hiding behind a retry.
+ */
+function worthRetrying(error: unknown): boolean {
+  if (error instanceof UnexpectedReply) return error.reply.status === 429 || error.reply.status === 503;
+  return !(error instanceof ContractViolation);
+}
+
 /** Creates one upload → convert → export job with a webhook, sends the bytes and completes the upload. */
 export async function submitJob(client: TransmuteClient, source: BatchSource, webhookUrl: string, tag: string): Promise<SubmittedJob> {
   const job = await client.createJob({
@@ -43,7 +53,7 @@ export async function submitJob(client: TransmuteClient, source: BatchSource, we
   return { id: job.id, submittedAt: Date.now() };
 }
 
-/** Submits `count` jobs, `parallel` at a time; a refused submission is retried after a pause, as a client would. */
+/** Submits `count` jobs, `parallel` at a time; a submission refused for now is retried after a pause, as a client would. */
 export async function submitBatch(client: TransmuteClient, source: BatchSource, count: number, webhookUrl: string, tag: string, parallel = 8): Promise<SubmittedJob[]> {
   const submitted: SubmittedJob[] = [];
   let next = 0;
@@ -55,7 +65,7 @@ export async function submitBatch(client: TransmuteClient, source: BatchSource, 
           submitted.push(await submitJob(client, source, webhookUrl, tag));
           break;
         } catch (error) {
-          if (attempt >= 5) throw error;
+          if (attempt >= 5 || !worthRetrying(error)) throw error;
           await sleep(1000 * attempt);
         }
       }
@@ -78,7 +88,8 @@ export async function waitForAll(client: TransmuteClient, jobs: SubmittedJob[], 
       let current: Job;
       try {
         current = await client.getJob(job.id);
-      } catch {
+      } catch (error) {
+        if (!worthRetrying(error)) throw error;
         continue; // a gateway pod may be restarting; ask again on the next round
       }
       if (TERMINAL_JOB_STATUSES.includes(current.status)) {

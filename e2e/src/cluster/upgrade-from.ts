@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * `pnpm cluster:upgrade-from <git revision>`: what an operator's `helm
- * upgrade` from an older release does to a running platform. Installs the
- * chart as it was at the revision on the cluster of `make cluster`, finishes
+ * `pnpm cluster:upgrade-from <git revision>` (after `make build`): what an
+ * operator's `helm upgrade` from an older release does to a running
+ * platform. Installs the chart as it was at the revision on the cluster of
+ * `make cluster`, finishes
  * jobs on it, then upgrades to the chart checked out here while DOCX jobs
  * are submitted before, during and after. Prints each figure and ends with
  * "N passed, N failed":

@@ -3,10 +3,9 @@
  * `pnpm cluster:upgrade-from <git revision>` (after `make build`): what an
  * operator's `helm upgrade` from an older release does to a running
  * platform. Installs the chart as it was at the revision on the cluster of
- * `make cluster`, finishes
- * jobs on it, then upgrades to the chart checked out here while DOCX jobs
- * are submitted before, during and after. Prints each figure and ends with
- * "N passed, N failed":
+ * `make cluster`, finishes jobs on it, then upgrades to the chart checked out
+ * here while DOCX jobs are submitted before, during and after. Prints each
+ * figure and ends with "N passed, N failed":
  *
  * - every job ends `finished`, and each gets one webhook;
  * - jobs finished before the upgrade still read back finished;
@@ -14,8 +13,8 @@
  *   and every server runs the chart's NATS.
  *
  * Both charts' images must be in the cluster: `make images` and `make
- * cluster-load` give this checkout's; an older NATS image is built as
- * docs/operations.md ("Upgrading from an older release") shows.
+ * cluster-load` give this checkout's; docs/operations.md ("Upgrade", "From
+ * an older release") shows how to build an older NATS image.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -54,7 +53,7 @@ function chartAt(revision: string): { dir: string; natsImage: string } {
 
 function requireLoaded(image: string): void {
   const stamp = join(repoRoot(), '.transmute', 'cluster', 'loaded', image.replaceAll('/', '_'));
-  if (!existsSync(stamp)) throw new Error(`${image} is not in the cluster: build it and run \`make cluster-load\` (docs/operations.md, "Upgrading from an older release")`);
+  if (!existsSync(stamp)) throw new Error(`${image} is not in the cluster: build it and run \`make cluster-load\` (docs/operations.md, "From an older release")`);
 }
 
 async function installOrUpgrade(verb: 'install' | 'upgrade', chart: string, node: string): Promise<number> {
@@ -86,6 +85,14 @@ async function natsServers(): Promise<NatsServerState[]> {
       return { pod: server.name, version: varz.version, restarts: server.restarts, streams: new Map(streams.map((stream) => [stream.name, stream.state.messages])) };
     }),
   );
+}
+
+/** The receiver's delivery ids, by job. */
+async function deliveriesByJob(node: string): Promise<Map<string, Set<string>>> {
+  const deliveries = (await (await fetch(`http://${node}:${RECEIVER_NODE_PORT}/deliveries`)).json()) as ReceivedDelivery[];
+  const perJob = new Map<string, Set<string>>();
+  for (const delivery of deliveries) perJob.set(delivery.jobId, (perJob.get(delivery.jobId) ?? new Set()).add(delivery.delivery));
+  return perJob;
 }
 
 /** Streams whose message count differs between the servers, with each server's count. */
@@ -158,9 +165,16 @@ async function main(): Promise<void> {
   );
 
   const all = [...before, ...ended];
-  const deliveries = (await (await fetch(`http://${node}:${RECEIVER_NODE_PORT}/deliveries`)).json()) as ReceivedDelivery[];
-  const perJob = new Map<string, Set<string>>();
-  for (const delivery of deliveries) perJob.set(delivery.jobId, (perJob.get(delivery.jobId) ?? new Set()).add(delivery.delivery));
+  // A webhook may leave a moment after its job's end is read.
+  const perJob = await waitFor(
+    'a webhook for every job',
+    async () => {
+      const seen = await deliveriesByJob(node);
+      return all.every((job) => seen.has(job.id)) ? seen : undefined;
+    },
+    minutes(2),
+    2000,
+  ).catch(() => deliveriesByJob(node));
   const twice = [...perJob.values()].filter((ids) => ids.size > 1).length;
   const delivered = all.filter((job) => perJob.has(job.id)).length;
   check('one webhook per job', delivered === all.length && twice === 0, `${delivered} of ${all.length} jobs delivered, ${twice} delivered twice`);

@@ -1,8 +1,8 @@
 /**
  * JetStream's "wrong last sequence" codes: someone else wrote the key first.
- * 10071 names the sequence the stream is at. 10164 (nats-server 2.11 and
- * later, clustered streams only) refuses a write whose key already has a
- * write in flight, before either is applied: the same lost race, seen
+ * 10071 names the sequence the stream is at. 10164 (read in nats-server
+ * 2.15.2's source, clustered streams only) refuses a write whose key already
+ * has a write in flight, before either is applied: the same lost race, seen
  * earlier (server/jetstream_batching.go, checkMsgHeadersPreClusteredProposal).
  */
 const WRONG_LAST_SEQUENCE = 10071;

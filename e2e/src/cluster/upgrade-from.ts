@@ -41,14 +41,17 @@ function check(name: string, ok: boolean, detail: string): void {
   log(`${ok ? 'PASS' : 'FAIL'} ${name}: ${detail}`);
 }
 
-/** The chart at `revision`, extracted from git, and the NATS image it runs. */
-function chartAt(revision: string): { dir: string; natsImage: string } {
-  const root = repoRoot();
+/** The chart at `revision`, extracted from git. */
+function chartAt(revision: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'transmute-chart-'));
-  execFileSync('bash', ['-c', 'git -C "$1" archive "$2" charts/transmute | tar -x -C "$3"', 'archive', root, revision, dir]);
-  const chart = join(dir, 'charts', 'transmute');
+  execFileSync('bash', ['-c', 'git -C "$1" archive "$2" charts/transmute | tar -x -C "$3"', 'archive', repoRoot(), revision, dir]);
+  return join(dir, 'charts', 'transmute');
+}
+
+/** The NATS image a chart runs by default. */
+function natsImageOf(chart: string): string {
   const values = parse(readFileSync(join(chart, 'values.yaml'), 'utf8')) as { nats: { image: { repository: string; tag: string } } };
-  return { dir: chart, natsImage: `docker.io/${values.nats.image.repository}:${values.nats.image.tag}` };
+  return `docker.io/${values.nats.image.repository}:${values.nats.image.tag}`;
 }
 
 function requireLoaded(image: string): void {
@@ -109,12 +112,13 @@ async function main(): Promise<void> {
   if (!revision) throw new Error('usage: upgrade-from <git revision of the release installed first>');
   const old = chartAt(revision);
   const current = join(repoRoot(), 'charts', 'transmute');
-  requireLoaded(old.natsImage);
+  const oldNats = natsImageOf(old);
+  requireLoaded(oldNats);
   const node = await nodeAddress();
 
   await helm(['uninstall', RELEASE, '-n', NAMESPACE, '--wait', '--timeout', '5m']).catch(() => undefined);
   await kubectl(['delete', 'namespace', NAMESPACE, '--wait=true', '--ignore-not-found'], { timeoutMs: minutes(5) });
-  log(`helm install of the chart at ${revision} (NATS ${old.natsImage}) to every pod ready: ${((await installOrUpgrade('install', old.dir, node)) / 1000).toFixed(1)} s`);
+  log(`helm install of the chart at ${revision} (NATS ${oldNats}) to every pod ready: ${((await installOrUpgrade('install', old, node)) / 1000).toFixed(1)} s`);
 
   const admin = (args: string[]) => kubectl(['-n', NAMESPACE, 'exec', `deploy/${RELEASE}-gateway`, '--', 'transmute-admin', ...args, '--json']);
   await admin(['accounts', 'create', 'upgrade', '--plan', 'dev', '--if-absent']);
@@ -180,21 +184,21 @@ async function main(): Promise<void> {
   check('one webhook per job', delivered === all.length && twice === 0, `${delivered} of ${all.length} jobs delivered, ${twice} delivered twice`);
 
   // Replicas apply the last acknowledgements a moment after their leader.
-  let servers = await natsServers();
-  await waitFor(
+  const servers = await waitFor(
     'every stream alike on each NATS server',
     async () => {
-      servers = await natsServers();
-      return divergentStreams(servers).length === 0 ? true : undefined;
+      const seen = await natsServers();
+      return divergentStreams(seen).length === 0 ? seen : undefined;
     },
     minutes(1),
     2000,
-  ).catch(() => undefined);
-  const expected = (parse(readFileSync(join(current, 'values.yaml'), 'utf8')) as { nats: { image: { tag: string } } }).nats.image.tag;
+  ).catch(() => natsServers());
+  const expected = natsImageOf(current).split(':').at(-1);
+  const replicas = Number(await kubectl(['-n', NAMESPACE, 'get', 'statefulset', `${RELEASE}-nats`, '-o', 'jsonpath={.spec.replicas}']));
   check(
     'NATS servers upgraded',
-    servers.every((server) => server.version === expected),
-    servers.map((server) => `${server.pod} ${server.version}, ${server.restarts} restarts`).join('; '),
+    servers.length === replicas && servers.every((server) => server.version === expected),
+    `${servers.length} of ${replicas} servers: ${servers.map((server) => `${server.pod} ${server.version}, ${server.restarts} restarts`).join('; ')}`,
   );
   const divergent = divergentStreams(servers);
   check('every stream alike on each NATS server', divergent.length === 0, divergent.length ? divergent.join('; ') : `${servers[0]?.streams.size ?? 0} streams`);
